@@ -1,0 +1,211 @@
+package composite
+
+import (
+	"path"
+	"strings"
+)
+
+// Strategy is what happens to a declared state path: how it is
+// materialized before the launch and how a change to it is treated after
+// the agent exits.
+type Strategy string
+
+// The complete set of state path strategies.
+const (
+	// StrategySymlink links the path to its durable source; writes through
+	// the link are durable.
+	StrategySymlink Strategy = "symlink"
+	// StrategyDiscard starts the path empty and silently drops changes.
+	StrategyDiscard Strategy = "discard"
+	// StrategyWarn starts the path empty and warns about changes.
+	StrategyWarn Strategy = "warn"
+	// StrategyError starts the path empty and fails the run on changes.
+	StrategyError Strategy = "error"
+	// StrategyPrompt starts the path empty and asks whether to persist a
+	// change to the resolved source.
+	StrategyPrompt Strategy = "prompt"
+)
+
+// Strategies lists every strategy in the order of the specification.
+func Strategies() []Strategy {
+	return []Strategy{StrategySymlink, StrategyDiscard, StrategyWarn, StrategyError, StrategyPrompt}
+}
+
+// Valid reports whether s is one of the five strategies.
+func (s Strategy) Valid() bool {
+	switch s {
+	case StrategySymlink, StrategyDiscard, StrategyWarn, StrategyError, StrategyPrompt:
+		return true
+	}
+	return false
+}
+
+// UnknownPath is the relative path of the pseudo state path that governs
+// every change the agent makes outside files and declared state paths.
+const UnknownPath = "unknown"
+
+// StatePath is a declared state path of a composite with its resolved
+// strategy.
+type StatePath struct {
+	// RelativePath is the declared key, verbatim: a directory key keeps its
+	// trailing slash ("plugins/"); the pseudo-path is [UnknownPath].
+	RelativePath string
+	// Strategy is the effective strategy after profile overrides and
+	// adapter-internal rewrites.
+	Strategy Strategy
+	// SourcePath is the durable source, absolute in practice; it is set
+	// only for the symlink and prompt strategies and is empty otherwise.
+	SourcePath string
+	// Directory reports whether the key denotes a directory (ends with "/").
+	Directory bool
+}
+
+// Name returns the relative path without a trailing slash ("plugins").
+func (s StatePath) Name() string { return strings.TrimSuffix(s.RelativePath, "/") }
+
+// IsUnknown reports whether s is the unknown pseudo-path.
+func (s StatePath) IsUnknown() bool { return s.RelativePath == UnknownPath }
+
+// FileStrategy describes how a generated file's content was derived. It is
+// metadata only: every generated file is written the same way.
+type FileStrategy string
+
+// The file strategies. FileCopy exists for completeness; no adapter uses it.
+const (
+	FileCopy      FileStrategy = "copy"
+	FileMerge     FileStrategy = "merge"
+	FileTransform FileStrategy = "transform"
+	FileGenerate  FileStrategy = "generate"
+)
+
+// File is a generated file of a composite. Generated files are never
+// copied back anywhere.
+type File struct {
+	// RelativePath is the slash-separated path below the composite root.
+	RelativePath string
+	// Content is the file's content.
+	Content string
+	// SourceInputs lists the durable files the content was derived from, in
+	// order; they drive live updates.
+	SourceInputs []string
+	// Strategy describes how the content was derived; empty means
+	// [FileGenerate].
+	Strategy FileStrategy
+}
+
+// Composite is the plan of a composite profile: a temporary configuration
+// directory for one resolved profile and one agent.
+type Composite struct {
+	// Root is the absolute composite root directory.
+	Root string
+	// Files are the generated files, in write order.
+	Files []File
+	// StatePaths are the declared state paths in declaration order; the
+	// last one is the [UnknownPath] pseudo-path.
+	StatePaths []StatePath
+}
+
+// StatePath returns the state path whose RelativePath or normalized name
+// equals rel, and whether there is one.
+func (c *Composite) StatePath(rel string) (StatePath, bool) {
+	rel = strings.TrimSuffix(rel, "/")
+	for _, s := range c.StatePaths {
+		if s.Name() == rel {
+			return s, true
+		}
+	}
+	return StatePath{}, false
+}
+
+// Unknown returns the strategy of the unknown pseudo-path, or
+// [StrategyWarn] (the default of both adapters) when it is absent.
+func (c *Composite) Unknown() Strategy {
+	if s, ok := c.StatePath(UnknownPath); ok {
+		return s.Strategy
+	}
+	return StrategyWarn
+}
+
+// Abs returns the absolute path of the relative path rel below the root.
+func (c *Composite) Abs(rel string) string { return path.Join(c.Root, rel) }
+
+// Declaration is an adapter's declaration of one state path.
+type Declaration struct {
+	// Key is the declared relative path; a trailing slash marks a directory.
+	Key string
+	// Default is the strategy used when the profile does not override it.
+	Default Strategy
+	// Allowed lists the strategies a profile may choose, in the order of the
+	// specification.
+	Allowed []Strategy
+}
+
+// Directory reports whether the declaration denotes a directory.
+func (d Declaration) Directory() bool { return strings.HasSuffix(d.Key, "/") }
+
+// EnvVar is one environment variable of a [LaunchPlan].
+type EnvVar struct {
+	Name  string
+	Value string
+}
+
+// LaunchPlan is the logical command line of an agent launch. Env is
+// ordered, as upstream's object key order is observable in the captures.
+type LaunchPlan struct {
+	// Command is the logical command ("pi" or "claude").
+	Command string
+	// Args are the arguments after the command.
+	Args []string
+	// Env holds the variables the plan sets, in insertion order, each name
+	// once.
+	Env []EnvVar
+}
+
+// Getenv returns the value of the named variable and whether it is set.
+func (p *LaunchPlan) Getenv(name string) (string, bool) {
+	for _, e := range p.Env {
+		if e.Name == name {
+			return e.Value, true
+		}
+	}
+	return "", false
+}
+
+// Setenv sets a variable like a JavaScript object assignment: an existing
+// name keeps its position and takes the new value, a new name is appended.
+func (p *LaunchPlan) Setenv(name, value string) {
+	for i, e := range p.Env {
+		if e.Name == name {
+			p.Env[i].Value = value
+			return
+		}
+	}
+	p.Env = append(p.Env, EnvVar{Name: name, Value: value})
+}
+
+// EnvMap returns the environment as a map.
+func (p *LaunchPlan) EnvMap() map[string]string {
+	m := make(map[string]string, len(p.Env))
+	for _, e := range p.Env {
+		m[e.Name] = e.Value
+	}
+	return m
+}
+
+// Adapter turns a resolved profile into a composite plan and a launch plan
+// for one agent CLI. Adding an agent means writing one Adapter and adding
+// it to the registry.
+type Adapter interface {
+	// ID returns the adapter id ("pi", "claude"); it names the agent in
+	// messages and in the composite root's name.
+	ID() string
+	// Declarations returns the declared state paths in declaration order,
+	// ending with the [UnknownPath] pseudo-path.
+	Declarations() []Declaration
+	// Compose plans the composite (generated files and state paths) and
+	// returns the adapter's warnings. It never writes to the file system.
+	Compose(in *Input) (*Composite, []string, error)
+	// Launch builds the launch plan for a planned composite and returns the
+	// adapter's warnings (controls it cannot translate).
+	Launch(in *Input, c *Composite) (LaunchPlan, []string, error)
+}
