@@ -1,0 +1,147 @@
+package resolve
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Issue is one problem found in a settings file, a profile source, a
+// profile document or an inheritance stack. File names the file (or the
+// source directory, or "remote_settings[<i>]"); Pointer is a JSON pointer
+// into it, or, for resolution issues, a pointer like "/profiles/<id>".
+// Err, when set, is the typed condition ([*CycleError], [*NotFoundError],
+// [*RemotePathError]).
+type Issue struct {
+	File    string
+	Pointer string
+	Message string
+	Err     error
+}
+
+// Path renders the issue's location as upstream does: "<file>#<pointer>",
+// or whichever of the two is set.
+func (i *Issue) Path() string {
+	switch {
+	case i.File == "":
+		return i.Pointer
+	case i.Pointer == "":
+		return i.File
+	}
+	return i.File + "#" + i.Pointer
+}
+
+// Error returns "<path> <message>".
+func (i *Issue) Error() string { return i.Path() + " " + i.Message }
+
+// Unwrap returns the typed condition, if any.
+func (i *Issue) Unwrap() error { return i.Err }
+
+func joinIssues(issues []*Issue) string {
+	parts := make([]string, len(issues))
+	for n, i := range issues {
+		parts[n] = i.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+func issueErrors(issues []*Issue) []error {
+	errs := make([]error, len(issues))
+	for n, i := range issues {
+		errs[n] = i
+	}
+	return errs
+}
+
+// SettingsError reports invalid settings files; Issues holds every problem
+// in upstream's order.
+type SettingsError struct {
+	Issues []*Issue
+}
+
+func (e *SettingsError) Error() string {
+	return "Cannot run with invalid settings: " + joinIssues(e.Issues)
+}
+
+// Unwrap returns the issues.
+func (e *SettingsError) Unwrap() []error { return issueErrors(e.Issues) }
+
+// ProfilesError reports problems loading the configured profile sources.
+type ProfilesError struct {
+	Issues []*Issue
+}
+
+func (e *ProfilesError) Error() string {
+	return "Cannot run with invalid profiles: " + joinIssues(e.Issues)
+}
+
+// Unwrap returns the issues.
+func (e *ProfilesError) Unwrap() []error { return issueErrors(e.Issues) }
+
+// ResolveError reports problems building the inheritance stack of ID:
+// cycles and missing profiles, every one in traversal order.
+type ResolveError struct {
+	ID     string
+	Issues []*Issue
+}
+
+func (e *ResolveError) Error() string {
+	return fmt.Sprintf("Cannot resolve profile '%s': %s", e.ID, joinIssues(e.Issues))
+}
+
+// Unwrap returns the issues.
+func (e *ResolveError) Unwrap() []error { return issueErrors(e.Issues) }
+
+// CycleError is an inheritance cycle; Chain ends with the repeated id.
+type CycleError struct {
+	Chain []string
+}
+
+func (e *CycleError) Error() string {
+	return "Profile inheritance cycle detected: " + strings.Join(e.Chain, " -> ")
+}
+
+// NotFoundError reports a selected or inherited profile id that no source
+// defines.
+type NotFoundError struct {
+	ID string
+}
+
+func (e *NotFoundError) Error() string { return fmt.Sprintf("Profile '%s' was not found.", e.ID) }
+
+// TemplateError reports the selection of a template profile.
+type TemplateError struct {
+	ID string
+}
+
+func (e *TemplateError) Error() string {
+	return fmt.Sprintf("Profile '%s' is a template profile and must be inherited by a runnable profile.", e.ID)
+}
+
+// AgentError reports an unknown agent id.
+type AgentError struct {
+	Agent string
+}
+
+func (e *AgentError) Error() string {
+	return fmt.Sprintf("Unknown agent '%s'. Expected one of: pi, claude.", e.Agent)
+}
+
+// RemotePathError reports an unsafe repository-relative path of a remote
+// settings file or remote profile source. Absolute is true for an absolute
+// path, false for one escaping the repository.
+type RemotePathError struct {
+	Path     string
+	Absolute bool
+}
+
+func (e *RemotePathError) Error() string {
+	if e.Absolute {
+		return fmt.Sprintf("Remote repository path '%s' must be relative.", e.Path)
+	}
+	return fmt.Sprintf("Remote repository path '%s' must stay inside the repository.", e.Path)
+}
+
+// ErrNoProfile reports that neither an explicit profile id nor
+// default_profile selects a profile.
+var ErrNoProfile = errors.New("Cannot run without a selected profile or default_profile in settings.yml; pass --profile or run `outfitter setup`.")
