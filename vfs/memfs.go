@@ -2,6 +2,11 @@ package vfs
 
 import (
 	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
 	"time"
 )
 
@@ -15,37 +20,740 @@ type MemOptions struct {
 	Umask fs.FileMode
 }
 
-// MemFS is an in-memory file system that models a whole machine with
-// POSIX semantics, symbolic links included. Create one with [NewMemFS].
+// MemFS is an in-memory file system that models a whole machine with the
+// semantics of Linux and package os, symbolic links included. Create one
+// with [NewMemFS]; the zero value is not usable.
+//
+// Names are absolute slash-separated paths. They are resolved physically,
+// component by component, like the kernel does: intermediate links are
+// followed, ".." steps to the parent of the directory actually reached, and
+// more than [MaxSymlinkHops] links in one resolution give [ErrLoop]. Absolute
+// link targets resolve from the MemFS root, which stands for the machine's
+// root. Permission bits are recorded and reported but, as for the superuser,
+// never enforced.
+//
+// A MemFS is safe for concurrent use by multiple goroutines: every call
+// holds one lock for its duration (shared for reads, exclusive for
+// writes), so each call is atomic with respect to the others. An open file
+// may be used by one goroutine at a time, like an *os.File's offset.
 type MemFS struct {
-	opts MemOptions
+	mu      sync.RWMutex
+	root    *node
+	own     *owner
+	nextIno uint64
+	clock   func() time.Time
+	umask   fs.FileMode
+	handles map[*memFile]struct{}
 }
 
-// NewMemFS returns an empty MemFS holding only the root directory "/".
+// owner identifies the MemFS that may mutate a node in place. Nodes whose
+// owner is not the file system's current owner are shared with a clone and
+// are copied before any change (copy-on-write).
+type owner struct{ _ byte }
+
+type node struct {
+	own      *owner
+	ino      uint64
+	mode     fs.FileMode // type bits and permissions
+	mtime    time.Time
+	data     []byte // regular file content
+	ownData  bool   // data's backing array belongs to this node alone
+	target   string // symbolic link target, verbatim
+	children map[string]*node
+}
+
+func (n *node) isDir() bool     { return n.mode&fs.ModeDir != 0 }
+func (n *node) isSymlink() bool { return n.mode&fs.ModeSymlink != 0 }
+
+// NewMemFS returns an empty MemFS holding only the root directory "/"
+// (mode 0755).
 func NewMemFS(opts MemOptions) *MemFS {
-	panic("unimplemented")
+	m := &MemFS{own: &owner{}, clock: opts.Clock, umask: opts.Umask & fs.ModePerm}
+	if m.clock == nil {
+		m.clock = time.Now
+	}
+	m.nextIno = 1
+	m.root = &node{own: m.own, ino: m.nextIno, mode: fs.ModeDir | 0o755, mtime: m.clock(), children: map[string]*node{}}
+	return m
 }
 
-// Clone returns an independent copy of m (copy-on-write).
-func (m *MemFS) Clone() *MemFS { panic("unimplemented") }
-
-func (m *MemFS) Open(name string) (fs.File, error) { panic("unimplemented") }
-func (m *MemFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
-	panic("unimplemented")
+// Clone returns an independent copy of m in constant time: the two file
+// systems share every node until one of them changes it (copy-on-write).
+// Files open in m are not carried over to the clone.
+func (m *MemFS) Clone() *MemFS {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.own = &owner{}
+	return &MemFS{root: m.root, own: &owner{}, nextIno: m.nextIno, clock: m.clock, umask: m.umask}
 }
-func (m *MemFS) Stat(name string) (fs.FileInfo, error)                      { panic("unimplemented") }
-func (m *MemFS) Lstat(name string) (fs.FileInfo, error)                     { panic("unimplemented") }
-func (m *MemFS) ReadFile(name string) ([]byte, error)                       { panic("unimplemented") }
-func (m *MemFS) ReadDir(name string) ([]fs.DirEntry, error)                 { panic("unimplemented") }
-func (m *MemFS) ReadLink(name string) (string, error)                       { panic("unimplemented") }
-func (m *MemFS) WriteFile(name string, data []byte, perm fs.FileMode) error { panic("unimplemented") }
-func (m *MemFS) Mkdir(name string, perm fs.FileMode) error                  { panic("unimplemented") }
-func (m *MemFS) MkdirAll(name string, perm fs.FileMode) error               { panic("unimplemented") }
-func (m *MemFS) Remove(name string) error                                   { panic("unimplemented") }
-func (m *MemFS) RemoveAll(name string) error                                { panic("unimplemented") }
-func (m *MemFS) Rename(oldname, newname string) error                       { panic("unimplemented") }
-func (m *MemFS) Symlink(oldname, newname string) error                      { panic("unimplemented") }
-func (m *MemFS) Chmod(name string, mode fs.FileMode) error                  { panic("unimplemented") }
-func (m *MemFS) Chtimes(name string, atime, mtime time.Time) error          { panic("unimplemented") }
+
+// --- path resolution ---------------------------------------------------
+
+// walkResult is the outcome of resolving a name.
+type walkResult struct {
+	parent *node    // directory holding the final component
+	chain  []string // canonical names from the root to parent
+	base   string   // final component ("" for the root itself)
+	n      *node    // the entry, or nil when it does not exist
+}
+
+const (
+	walkFollow = 1 << iota // follow a final symbolic link
+	walkChain              // record the canonical chain (for mutations)
+)
+
+func validName(op, name string) error {
+	if name == "" {
+		return &fs.PathError{Op: op, Path: name, Err: syscall.ENOENT}
+	}
+	if name[0] != '/' || strings.IndexByte(name, 0) >= 0 {
+		return &fs.PathError{Op: op, Path: name, Err: syscall.EINVAL}
+	}
+	return nil
+}
+
+// walk resolves name physically. The returned error is a bare errno; the
+// caller wraps it with its op and the caller's name.
+func (m *MemFS) walk(name string, flags int) (walkResult, error) {
+	var stackBuf [16]*node
+	var namesBuf [16]string
+	stack := append(stackBuf[:0], m.root)
+	names := namesBuf[:0]
+	rest := name
+	hops := 0
+	trailingSlash := len(name) > 1 && name[len(name)-1] == '/'
+	follow := flags&walkFollow != 0 || trailingSlash
+	for {
+		// Skip slashes.
+		for len(rest) > 0 && rest[0] == '/' {
+			rest = rest[1:]
+		}
+		if rest == "" {
+			// The name designates a directory on the stack (the root, or a
+			// path ending in "." or "..").
+			cur := stack[len(stack)-1]
+			res := walkResult{n: cur}
+			if len(stack) > 1 {
+				res.parent = stack[len(stack)-2]
+				res.base = names[len(names)-1]
+				if flags&walkChain != 0 {
+					res.chain = slices.Clone(names[:len(names)-1])
+				}
+			}
+			return res, nil
+		}
+		i := strings.IndexByte(rest, '/')
+		comp, more := rest, ""
+		if i >= 0 {
+			comp, more = rest[:i], rest[i:]
+		}
+		last := strings.Trim(more, "/") == ""
+		cur := stack[len(stack)-1]
+		if !cur.isDir() {
+			return walkResult{}, syscall.ENOTDIR
+		}
+		if len(comp) > 255 {
+			return walkResult{}, syscall.ENAMETOOLONG
+		}
+		switch comp {
+		case ".":
+			rest = more
+			continue
+		case "..":
+			if len(stack) > 1 {
+				stack = stack[:len(stack)-1]
+				names = names[:len(names)-1]
+			}
+			rest = more
+			continue
+		}
+		child := cur.children[comp]
+		if child == nil {
+			if !last {
+				return walkResult{}, syscall.ENOENT
+			}
+			res := walkResult{parent: cur, base: comp}
+			if flags&walkChain != 0 {
+				res.chain = slices.Clone(names)
+			}
+			if trailingSlash {
+				res.base = comp // caller decides; a missing entry with a slash is only creatable as a directory
+			}
+			return res, nil
+		}
+		if child.isSymlink() && (!last || follow) {
+			hops++
+			if hops > MaxSymlinkHops {
+				return walkResult{}, syscall.ELOOP
+			}
+			t := child.target
+			if t == "" {
+				return walkResult{}, syscall.ENOENT
+			}
+			if t[0] == '/' {
+				stack = stack[:1]
+				names = names[:0]
+			}
+			rest = t + more
+			continue
+		}
+		if last {
+			if trailingSlash && !child.isDir() {
+				return walkResult{}, syscall.ENOTDIR
+			}
+			res := walkResult{parent: cur, base: comp, n: child}
+			if flags&walkChain != 0 {
+				res.chain = slices.Clone(names)
+			}
+			return res, nil
+		}
+		stack = append(stack, child)
+		names = append(names, comp)
+		rest = more
+	}
+}
+
+// mutableDir returns this file system's own copy of the directory reached
+// by the canonical chain, copying shared nodes along the way.
+func (m *MemFS) mutableDir(chain []string) *node {
+	if m.root.own != m.own {
+		m.root = m.copyNode(m.root)
+	}
+	cur := m.root
+	for _, name := range chain {
+		child := cur.children[name]
+		if child.own != m.own {
+			child = m.copyNode(child)
+			cur.children[name] = child
+		}
+		cur = child
+	}
+	return cur
+}
+
+// mutableChild returns this file system's own copy of parent's child name;
+// parent must already be owned.
+func (m *MemFS) mutableChild(parent *node, name string) *node {
+	child := parent.children[name]
+	if child.own != m.own {
+		child = m.copyNode(child)
+		parent.children[name] = child
+	}
+	return child
+}
+
+func (m *MemFS) copyNode(n *node) *node {
+	c := *n
+	c.own = m.own
+	c.ownData = false
+	if n.children != nil {
+		c.children = make(map[string]*node, len(n.children))
+		for k, v := range n.children {
+			c.children[k] = v
+		}
+	}
+	return &c
+}
+
+func (m *MemFS) newNode(mode fs.FileMode) *node {
+	m.nextIno++
+	n := &node{own: m.own, ino: m.nextIno, mode: mode, mtime: m.clock()}
+	if mode.IsDir() {
+		n.children = map[string]*node{}
+	}
+	return n
+}
+
+// --- file information --------------------------------------------------
+
+type memInfo struct {
+	name  string
+	size  int64
+	mode  fs.FileMode
+	mtime time.Time
+}
+
+func (fi *memInfo) Name() string       { return fi.name }
+func (fi *memInfo) Size() int64        { return fi.size }
+func (fi *memInfo) Mode() fs.FileMode  { return fi.mode }
+func (fi *memInfo) ModTime() time.Time { return fi.mtime }
+func (fi *memInfo) IsDir() bool        { return fi.mode.IsDir() }
+func (fi *memInfo) Sys() any           { return nil }
+
+func infoOf(name string, n *node) *memInfo {
+	fi := &memInfo{name: name, mode: n.mode, mtime: n.mtime}
+	switch {
+	case n.isSymlink():
+		fi.size = int64(len(n.target))
+	case !n.isDir():
+		fi.size = int64(len(n.data))
+	}
+	return fi
+}
+
+func baseName(name string) string {
+	name = strings.TrimRight(name, "/")
+	if name == "" {
+		return "/"
+	}
+	return name[strings.LastIndexByte(name, '/')+1:]
+}
+
+type memDirEntry struct {
+	name string
+	n    *node
+}
+
+func (d memDirEntry) Name() string               { return d.name }
+func (d memDirEntry) IsDir() bool                { return d.n.isDir() }
+func (d memDirEntry) Type() fs.FileMode          { return d.n.mode.Type() }
+func (d memDirEntry) Info() (fs.FileInfo, error) { return infoOf(d.name, d.n), nil }
+func (d memDirEntry) String() string             { return fs.FormatDirEntry(d) }
+
+func sortedEntries(dir *node) []fs.DirEntry {
+	list := make([]fs.DirEntry, 0, len(dir.children))
+	for name, n := range dir.children {
+		list = append(list, memDirEntry{name: name, n: n})
+	}
+	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return list
+}
+
+// --- read side ---------------------------------------------------------
+
+func (m *MemFS) lookup(op, name string, flags int) (*node, error) {
+	if err := validName(op, name); err != nil {
+		return nil, err
+	}
+	res, err := m.walk(name, flags)
+	if err != nil {
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
+	}
+	if res.n == nil {
+		return nil, &fs.PathError{Op: op, Path: name, Err: syscall.ENOENT}
+	}
+	return res.n, nil
+}
+
+// Stat returns information about the named file, following links.
+func (m *MemFS) Stat(name string) (fs.FileInfo, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	n, err := m.lookup("stat", name, walkFollow)
+	if err != nil {
+		return nil, err
+	}
+	return infoOf(baseName(name), n), nil
+}
+
+// Lstat returns information about the named file without following a final
+// symbolic link.
+func (m *MemFS) Lstat(name string) (fs.FileInfo, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	n, err := m.lookup("lstat", name, 0)
+	if err != nil {
+		return nil, err
+	}
+	return infoOf(baseName(name), n), nil
+}
+
+// ReadFile returns a copy of the named file's content, following links.
+func (m *MemFS) ReadFile(name string) ([]byte, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	n, err := m.lookup("open", name, walkFollow)
+	if err != nil {
+		return nil, err
+	}
+	if n.isDir() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+	}
+	return slices.Clone(n.data), nil
+}
+
+// ReadDir lists the named directory, following links, sorted by name.
+func (m *MemFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	n, err := m.lookup("open", name, walkFollow)
+	if err != nil {
+		return nil, err
+	}
+	if !n.isDir() {
+		return nil, &fs.PathError{Op: "readdirent", Path: name, Err: syscall.ENOTDIR}
+	}
+	return sortedEntries(n), nil
+}
+
+// ReadLink returns the verbatim target of the named symbolic link.
+func (m *MemFS) ReadLink(name string) (string, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	n, err := m.lookup("readlink", name, 0)
+	if err != nil {
+		return "", err
+	}
+	if !n.isSymlink() {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: syscall.EINVAL}
+	}
+	return n.target, nil
+}
+
+// --- write side --------------------------------------------------------
+
+// WriteFile writes data to the named file like os.WriteFile, following
+// links (a dangling final link creates its target when the target's parent
+// exists).
+func (m *MemFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n, _, err := m.openLocked("open", name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	n.data = slices.Clone(data)
+	n.ownData = true
+	return nil
+}
+
+// openLocked resolves (and creates or truncates) a file for OpenFile and
+// WriteFile. It returns this file system's own copy of the node and its
+// canonical path.
+func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, string, error) {
+	if err := validName(op, name); err != nil {
+		return nil, "", err
+	}
+	flags := walkFollow | walkChain
+	if flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0 {
+		flags = walkChain
+	}
+	res, err := m.walk(name, flags)
+	if err != nil {
+		return nil, "", &fs.PathError{Op: op, Path: name, Err: err}
+	}
+	writable := flag&(os.O_WRONLY|os.O_RDWR) != 0
+	if res.n != nil {
+		if flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0 {
+			return nil, "", &fs.PathError{Op: op, Path: name, Err: syscall.EEXIST}
+		}
+		if res.n.isDir() {
+			if writable || flag&os.O_TRUNC != 0 {
+				return nil, "", &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
+			}
+			return res.n, canonical(res), nil
+		}
+		if !writable && flag&os.O_TRUNC == 0 {
+			return res.n, canonical(res), nil
+		}
+		var n *node
+		if res.parent == nil {
+			return nil, "", &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
+		}
+		n = m.mutableChild(m.mutableDir(res.chain), res.base)
+		if flag&os.O_TRUNC != 0 {
+			n.data = nil
+			n.ownData = true
+			n.mtime = m.clock()
+		}
+		return n, canonical(res), nil
+	}
+	if flag&os.O_CREATE == 0 {
+		return nil, "", &fs.PathError{Op: op, Path: name, Err: syscall.ENOENT}
+	}
+	if strings.HasSuffix(name, "/") {
+		return nil, "", &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
+	}
+	parent := m.mutableDir(res.chain)
+	n := m.newNode(perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
+	n.ownData = true
+	parent.children[res.base] = n
+	parent.mtime = n.mtime
+	return n, canonical(res), nil
+}
+
+func canonical(res walkResult) string {
+	if res.parent == nil {
+		return "/"
+	}
+	return "/" + strings.Join(append(slices.Clone(res.chain), res.base), "/")
+}
+
+// Mkdir creates a directory like os.Mkdir; a final symbolic link, even a
+// dangling one, is an existing entry.
+func (m *MemFS) Mkdir(name string, perm fs.FileMode) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.mkdirLocked(name, perm)
+}
+
+func (m *MemFS) mkdirLocked(name string, perm fs.FileMode) error {
+	if err := validName("mkdir", name); err != nil {
+		return err
+	}
+	res, err := m.walk(name, walkChain)
+	if err != nil {
+		return &fs.PathError{Op: "mkdir", Path: name, Err: err}
+	}
+	if res.n != nil {
+		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.EEXIST}
+	}
+	parent := m.mutableDir(res.chain)
+	n := m.newNode(fs.ModeDir | perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetgid|fs.ModeSticky))
+	parent.children[res.base] = n
+	parent.mtime = n.mtime
+	return nil
+}
+
+// MkdirAll creates a directory and any missing parents like os.MkdirAll.
+func (m *MemFS) MkdirAll(name string, perm fs.FileMode) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := validName("mkdir", name); err != nil {
+		return err
+	}
+	return m.mkdirAllLocked(name, perm)
+}
+
+func (m *MemFS) mkdirAllLocked(name string, perm fs.FileMode) error {
+	// As os.MkdirAll: an existing directory (through links) is success.
+	if res, err := m.walk(name, walkFollow); err == nil && res.n != nil {
+		if res.n.isDir() {
+			return nil
+		}
+		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.ENOTDIR}
+	}
+	trimmed := strings.TrimRight(name, "/")
+	if i := strings.LastIndexByte(trimmed, '/'); i > 0 {
+		if err := m.mkdirAllLocked(trimmed[:i], perm); err != nil {
+			return err
+		}
+	}
+	err := m.mkdirLocked(name, perm)
+	if err != nil {
+		if res, err1 := m.walk(name, 0); err1 == nil && res.n != nil && res.n.isDir() {
+			return nil
+		}
+	}
+	return err
+}
+
+// Remove removes a file, a symbolic link or an empty directory, like
+// os.Remove. It never follows a final link.
+func (m *MemFS) Remove(name string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := validName("remove", name); err != nil {
+		return err
+	}
+	res, err := m.walk(name, walkChain)
+	if err != nil {
+		return &fs.PathError{Op: "remove", Path: name, Err: err}
+	}
+	switch {
+	case res.n == nil:
+		return &fs.PathError{Op: "remove", Path: name, Err: syscall.ENOENT}
+	case res.parent == nil:
+		return &fs.PathError{Op: "remove", Path: name, Err: syscall.EBUSY}
+	case endsWithDot(name):
+		return &fs.PathError{Op: "remove", Path: name, Err: syscall.EINVAL}
+	case res.n.isDir() && len(res.n.children) > 0:
+		return &fs.PathError{Op: "remove", Path: name, Err: syscall.ENOTEMPTY}
+	}
+	parent := m.mutableDir(res.chain)
+	delete(parent.children, res.base)
+	parent.mtime = m.clock()
+	return nil
+}
+
+func endsWithDot(name string) bool {
+	t := strings.TrimRight(name, "/")
+	return t == "." || t == ".." || strings.HasSuffix(t, "/.") || strings.HasSuffix(t, "/..")
+}
+
+// RemoveAll removes name and everything below it like os.RemoveAll: links
+// are removed, never followed, and a missing name is not an error.
+func (m *MemFS) RemoveAll(name string) error {
+	if name == "" {
+		return nil
+	}
+	if endsWithDot(name) {
+		return &fs.PathError{Op: "RemoveAll", Path: name, Err: syscall.EINVAL}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := validName("unlinkat", name); err != nil {
+		return err
+	}
+	res, err := m.walk(name, walkChain)
+	if err != nil {
+		if err == syscall.ENOENT {
+			return nil
+		}
+		return &fs.PathError{Op: "unlinkat", Path: name, Err: err}
+	}
+	if res.n == nil {
+		return nil
+	}
+	if res.parent == nil {
+		return &fs.PathError{Op: "unlinkat", Path: name, Err: syscall.EBUSY}
+	}
+	parent := m.mutableDir(res.chain)
+	delete(parent.children, res.base)
+	parent.mtime = m.clock()
+	return nil
+}
+
+// Rename renames oldname to newname with the rules of rename(2) on Linux:
+// a directory may replace an empty directory but not a non-empty one
+// ([ErrNotEmpty]) nor a non-directory ([ErrNotDir]); a non-directory may
+// not replace a directory ([ErrIsDir]); a directory may not move into its
+// own subtree (EINVAL); renaming an entry onto itself does nothing. Final
+// links are renamed, never followed. Note that os.Rename differs: it
+// refuses any existing directory as newname (EEXIST); MemFS follows the
+// kernel.
+func (m *MemFS) Rename(oldname, newname string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	lerr := func(err error) error { return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: err} }
+	if err := validName("rename", oldname); err != nil {
+		return lerr(err.(*fs.PathError).Err)
+	}
+	if err := validName("rename", newname); err != nil {
+		return lerr(err.(*fs.PathError).Err)
+	}
+	src, err := m.walk(oldname, walkChain)
+	if err != nil {
+		return lerr(err)
+	}
+	if src.n == nil {
+		return lerr(syscall.ENOENT)
+	}
+	if src.parent == nil || endsWithDot(oldname) {
+		return lerr(syscall.EBUSY)
+	}
+	dst, err := m.walk(newname, walkChain)
+	if err != nil {
+		return lerr(err)
+	}
+	if dst.parent == nil {
+		return lerr(syscall.EBUSY)
+	}
+	if endsWithDot(newname) {
+		return lerr(syscall.EINVAL)
+	}
+	if dst.n == src.n {
+		return nil
+	}
+	if src.n.isDir() {
+		// newname must not lie inside oldname's subtree.
+		srcPath := append(slices.Clone(src.chain), src.base)
+		if len(dst.chain) >= len(srcPath) && slices.Equal(dst.chain[:len(srcPath)], srcPath) {
+			return lerr(syscall.EINVAL)
+		}
+		if dst.n != nil {
+			if !dst.n.isDir() {
+				return lerr(syscall.ENOTDIR)
+			}
+			if len(dst.n.children) > 0 {
+				return lerr(syscall.ENOTEMPTY)
+			}
+		}
+	} else if dst.n != nil && dst.n.isDir() {
+		return lerr(syscall.EISDIR)
+	}
+	if !src.n.isDir() && (strings.HasSuffix(oldname, "/") || strings.HasSuffix(newname, "/")) {
+		return lerr(syscall.ENOTDIR)
+	}
+	now := m.clock()
+	sp := m.mutableDir(src.chain)
+	moved := sp.children[src.base]
+	delete(sp.children, src.base)
+	sp.mtime = now
+	dp := m.mutableDir(dst.chain)
+	dp.children[dst.base] = moved
+	dp.mtime = now
+	m.renameHandles(canonical(src), canonical(dst))
+	return nil
+}
+
+// Symlink creates newname as a symbolic link to oldname, stored verbatim.
+func (m *MemFS) Symlink(oldname, newname string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	lerr := func(err error) error { return &os.LinkError{Op: "symlink", Old: oldname, New: newname, Err: err} }
+	if err := validName("symlink", newname); err != nil {
+		return lerr(err.(*fs.PathError).Err)
+	}
+	if oldname == "" {
+		return lerr(syscall.ENOENT)
+	}
+	if strings.IndexByte(oldname, 0) >= 0 {
+		return lerr(syscall.EINVAL)
+	}
+	res, err := m.walk(newname, walkChain)
+	if err != nil {
+		return lerr(err)
+	}
+	if res.n != nil {
+		return lerr(syscall.EEXIST)
+	}
+	if strings.HasSuffix(newname, "/") {
+		return lerr(syscall.ENOENT)
+	}
+	parent := m.mutableDir(res.chain)
+	n := m.newNode(fs.ModeSymlink | 0o777)
+	n.target = oldname
+	parent.children[res.base] = n
+	parent.mtime = n.mtime
+	return nil
+}
+
+// Chmod changes the permission bits of the named file, following links.
+func (m *MemFS) Chmod(name string, mode fs.FileMode) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n, err := m.mutableTarget("chmod", name)
+	if err != nil {
+		return err
+	}
+	n.mode = n.mode.Type() | mode&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)
+	return nil
+}
+
+// Chtimes changes the modification time of the named file, following
+// links. Access times are not recorded; a zero mtime leaves it unchanged.
+func (m *MemFS) Chtimes(name string, atime, mtime time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n, err := m.mutableTarget("chtimes", name)
+	if err != nil {
+		return err
+	}
+	if !mtime.IsZero() {
+		n.mtime = mtime
+	}
+	return nil
+}
+
+func (m *MemFS) mutableTarget(op, name string) (*node, error) {
+	if err := validName(op, name); err != nil {
+		return nil, err
+	}
+	res, err := m.walk(name, walkFollow|walkChain)
+	if err != nil {
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
+	}
+	if res.n == nil {
+		return nil, &fs.PathError{Op: op, Path: name, Err: syscall.ENOENT}
+	}
+	if res.parent == nil {
+		if m.root.own != m.own {
+			m.root = m.copyNode(m.root)
+		}
+		return m.root, nil
+	}
+	return m.mutableChild(m.mutableDir(res.chain), res.base), nil
+}
 
 var _ ReadWriteFS = (*MemFS)(nil)
