@@ -1,0 +1,103 @@
+package osfs
+
+import (
+	"io/fs"
+	"os"
+	"path"
+)
+
+// file is an open host file whose errors and Name speak of the vfs name.
+// Besides [vfs.File] and fs.ReadDirFile it offers the io.Seeker,
+// io.ReaderAt, io.WriterAt, Sync and Truncate methods of *os.File.
+type file struct {
+	f    *os.File
+	name string
+}
+
+// Name returns the vfs name the file was opened with.
+func (fl *file) Name() string { return fl.name }
+
+func (fl *file) fix(err error) error {
+	if err == nil {
+		return nil
+	}
+	if pe, ok := err.(*fs.PathError); ok {
+		return &fs.PathError{Op: pe.Op, Path: fl.name, Err: pe.Err}
+	}
+	return err
+}
+
+// Read reads from the file.
+func (fl *file) Read(p []byte) (int, error) {
+	n, err := fl.f.Read(p)
+	return n, fl.fix(err)
+}
+
+// ReadAt reads from the file at an offset.
+func (fl *file) ReadAt(p []byte, off int64) (int, error) {
+	n, err := fl.f.ReadAt(p, off)
+	return n, fl.fix(err)
+}
+
+// Write writes to the file.
+func (fl *file) Write(p []byte) (int, error) {
+	n, err := fl.f.Write(p)
+	return n, fl.fix(err)
+}
+
+// WriteAt writes to the file at an offset.
+func (fl *file) WriteAt(p []byte, off int64) (int, error) {
+	n, err := fl.f.WriteAt(p, off)
+	return n, fl.fix(err)
+}
+
+// Seek sets the offset of the next Read or Write.
+func (fl *file) Seek(offset int64, whence int) (int64, error) {
+	n, err := fl.f.Seek(offset, whence)
+	return n, fl.fix(err)
+}
+
+// Stat describes the open file; its Name is the base of the vfs name.
+func (fl *file) Stat() (fs.FileInfo, error) {
+	fi, err := fl.f.Stat()
+	if err != nil {
+		return nil, fl.fix(err)
+	}
+	return renamed(fi, fl.name), nil
+}
+
+// ReadDir reads directory entries, like (*os.File).ReadDir.
+func (fl *file) ReadDir(n int) ([]fs.DirEntry, error) {
+	list, err := fl.f.ReadDir(n)
+	return list, fl.fix(err)
+}
+
+// Sync commits the file to stable storage.
+func (fl *file) Sync() error { return fl.fix(fl.f.Sync()) }
+
+// Truncate changes the size of the file.
+func (fl *file) Truncate(size int64) error { return fl.fix(fl.f.Truncate(size)) }
+
+// Chmod changes the mode of the file.
+func (fl *file) Chmod(mode fs.FileMode) error { return fl.fix(fl.f.Chmod(mode)) }
+
+// Close closes the file.
+func (fl *file) Close() error { return fl.fix(fl.f.Close()) }
+
+// info is a FileInfo whose Name is the base of the caller's name, as
+// os.Stat reports it, rather than that of the resolved host path.
+type info struct {
+	fs.FileInfo
+	name string
+}
+
+func (i info) Name() string { return i.name }
+
+// renamed returns fi named after the base of the vfs name.
+func renamed(fi fs.FileInfo, name string) fs.FileInfo {
+	base := path.Base(name)
+	if fi.Name() == base {
+		return fi
+	}
+	return info{FileInfo: fi, name: base}
+}
