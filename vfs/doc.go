@@ -1,0 +1,58 @@
+// Package vfs is the file-system layer of vfsim: small capability
+// interfaces, a symlink-aware in-memory backend that behaves like Linux,
+// an io/fs view, and the one canonical tree snapshot used everywhere else.
+//
+// # Names
+//
+// Every name is an absolute, slash-separated path, as with package os on
+// Unix. A file system models a whole machine: a fixture lives at
+// "/fixture/home", a composite profile at "/tmp/outfitter-…". Symbolic link
+// targets are stored verbatim (absolute or relative) and may dangle;
+// resolution follows POSIX, with a limit of [MaxSymlinkHops] links per
+// resolution, after which [ErrLoop] is returned.
+//
+// # Capabilities
+//
+// [FS] only opens files. Each further capability is an interface with one
+// method ([StatFS], [LstatFS], [ReadFileFS], [ReadDirFS], [ReadLinkFS],
+// [WriteFileFS], [OpenFileFS], [MkdirFS], [MkdirAllFS], [RemoveFS],
+// [RemoveAllFS], [RenameFS], [SymlinkFS], [ChmodFS], [ChtimesFS]) and a
+// same-named helper function ([Stat], [Lstat], …, [Chtimes]) that checks for
+// it at run time. A missing capability gives an error wrapping
+// errors.ErrUnsupported; it is never a silent no-op, and never a fallback
+// laxer than the OS ([Lstat] does not fall back to Stat). Where a
+// faithful fallback exists it is used: [MkdirAll] and [RemoveAll] work on
+// any FS with Mkdir, or Remove and Lstat. Consumers should name the narrow
+// interfaces they need in their signatures; [ReadWriteFS] is the union.
+//
+// # Errors
+//
+// Errors are *fs.PathError for one path and *os.LinkError for two, with the
+// os verb as Op and the caller's name as Path. The inner error is a
+// sentinel for [errors.Is]: fs.ErrNotExist, fs.ErrExist, fs.ErrInvalid,
+// fs.ErrPermission, errors.ErrUnsupported, or one of [ErrNotDir],
+// [ErrIsDir], [ErrNotEmpty], [ErrLoop]. These are the kernel's errno
+// values, so errors from [MemFS] and from the OS backend (package
+// vfs/osfs) match the same sentinels and print the same text.
+//
+// # MemFS
+//
+// [MemFS] keeps a tree of nodes in memory with the semantics of Linux and
+// package os: no synthesized parents, Remove of a non-empty directory
+// fails, ReadDir is sorted, RemoveAll never follows links, writes follow
+// links (a dangling final link creates its target when the target's parent
+// exists), and Rename follows rename(2). It differs from package os in one
+// documented place: os.Rename refuses any existing directory as the new
+// name (EEXIST) even when it is empty, where rename(2) replaces an empty
+// directory; MemFS follows the kernel. Permission bits are recorded but
+// not enforced, as for the superuser. Modification times come from an
+// injected clock ([MemOptions]). [MemFS.Clone] copies a file system in
+// constant time; the copies share nodes until one changes them.
+//
+// # Snapshots
+//
+// [Snapshot] records a tree as a [Tree] (explicit directories, file
+// content and modes, verbatim link targets), and [Diff] compares two trees.
+// The write-back classification, the fixtures and the run report all use
+// these types.
+package vfs
