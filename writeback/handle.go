@@ -1,0 +1,226 @@
+package writeback
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// Choice is an answer to a prompt about a state path with strategy prompt.
+type Choice string
+
+// The three answers a [Prompter] may give.
+const (
+	// ChoicePersist copies the composite path to its durable source once.
+	ChoicePersist Choice = "persist"
+	// ChoiceDiscard drops the change.
+	ChoiceDiscard Choice = "discard"
+	// ChoiceAlways persists once and records state_persistence.<key>: symlink in
+	// the selected profile file, so later runs link the path.
+	ChoiceAlways Choice = "always"
+)
+
+// PromptRequest is what a [Prompter] is asked about.
+type PromptRequest struct {
+	// Agent is the adapter id.
+	Agent string
+	// Path is the declared key ("mcp.json", "plugins/").
+	Path string
+	// SourcePath is the durable source the change would be copied to.
+	SourcePath string
+}
+
+// Prompter asks the user what to do with a change to a prompt path.
+type Prompter interface {
+	// Prompt returns the user's choice; an error fails the run.
+	Prompt(req PromptRequest) (Choice, error)
+}
+
+// PrompterFunc adapts a function to [Prompter].
+type PrompterFunc func(req PromptRequest) (Choice, error)
+
+// Prompt calls f.
+func (f PrompterFunc) Prompt(req PromptRequest) (Choice, error) { return f(req) }
+
+// Profile locates the selected profile's highest-precedence definition,
+// where a [ChoiceAlways] answer is recorded.
+type Profile struct {
+	// ID is the selected profile id.
+	ID string
+	// File is the definition's YAML file (profile.yml or <id>.yml); empty
+	// when there is none.
+	File string
+	// Remote reports a definition loaded from a remote source's cache,
+	// which is never edited.
+	Remote bool
+}
+
+// Options configures [Handle]. The zero value handles a non-interactive,
+// non-strict run of an agent with an empty name.
+type Options struct {
+	// Agent is the adapter id that names the agent in messages.
+	Agent string
+	// Strict turns the warnings into a [*StrictError].
+	Strict bool
+	// Interactive reports an interactive session. Prompter is asked only
+	// when it is set; otherwise prompt paths are reported and skipped.
+	Interactive bool
+	// Prompter answers prompts in interactive sessions.
+	Prompter Prompter
+	// Declarations are the adapter's state path declarations; a [ChoiceAlways]
+	// choice is recorded only for a key whose declaration allows symlink.
+	Declarations []composite.Declaration
+	// Profile is where a [ChoiceAlways] answer is recorded.
+	Profile Profile
+}
+
+// WriteKind names a durable write made by [Handle].
+type WriteKind string
+
+// The durable writes [Handle] can make; there are no others.
+const (
+	// WritePersist is a copy of a composite path to its durable source.
+	WritePersist WriteKind = "persist"
+	// WriteRecord is state_persistence.<key>: symlink written into a
+	// profile file.
+	WriteRecord WriteKind = "record"
+)
+
+// Write is one durable write made by [Handle].
+type Write struct {
+	// Kind says what was written.
+	Kind WriteKind
+	// Path is the declared key concerned.
+	Path string
+	// Target is the absolute path written: the durable source or the
+	// profile file.
+	Target string
+}
+
+// Report is the outcome of [Handle].
+type Report struct {
+	// Issues are the issues handled, in order.
+	Issues []Issue
+	// Warnings are the warning lines (stderr and result.warnings upstream).
+	Warnings []string
+	// Notices are the confirmations printed on stdout (persisted,
+	// discarded); they are not warnings.
+	Notices []string
+	// Writes are the durable writes made, in order.
+	Writes []Write
+}
+
+// Handle processes issues in order, as upstream does after the agent
+// exits: a warn or symlink issue yields its warning, a prompt issue is
+// reported, or asked about and applied (§5.4), and the first error issue
+// stops the processing with a [*StateWriteError]; warnings gathered before
+// it are then not to be printed, while prompt choices already applied stay
+// applied. When opts.Strict is set and there are warnings, the error is a
+// [*StrictError] and the warnings are not to be printed separately.
+//
+// paths are the composite's declared state paths below root; fsys is
+// written only by [Persist] and [Record], for prompt answers.
+func Handle(fsys PersistFS, root string, paths []composite.StatePath, issues []Issue, opts Options) (Report, error) {
+	r := Report{Issues: slices.Clone(issues)}
+	for _, is := range issues {
+		switch is.Strategy {
+		case composite.StrategyError:
+			return r, &StateWriteError{Agent: opts.Agent, Issue: is}
+		case composite.StrategyPrompt:
+			if err := r.prompt(fsys, root, paths, is, opts); err != nil {
+				return r, err
+			}
+		default:
+			r.Warnings = append(r.Warnings, is.Message(opts.Agent))
+		}
+	}
+	return r, Strict(opts.Strict, opts.Agent, r.Warnings)
+}
+
+func (r *Report) warn(format string, args ...any) {
+	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
+}
+
+func (r *Report) prompt(fsys PersistFS, root string, paths []composite.StatePath, is Issue, opts Options) error {
+	if is.Unknown {
+		r.Warnings = append(r.Warnings, is.Message(opts.Agent))
+		r.warn("state_persistence 'prompt' cannot persist undeclared writes; '%s' was reported instead.", is.Path)
+		return nil
+	}
+	if !opts.Interactive || opts.Prompter == nil {
+		r.Warnings = append(r.Warnings, is.Message(opts.Agent))
+		r.warn("state_persistence prompt for '%s' skipped: non-interactive session.", is.Path)
+		return nil
+	}
+	sp := statePath(paths, is.Path)
+	choice, err := opts.Prompter.Prompt(PromptRequest{Agent: opts.Agent, Path: is.Path, SourcePath: sp.SourcePath})
+	if err != nil {
+		return fmt.Errorf("prompt for state path %q: %w", is.Path, err)
+	}
+	switch choice {
+	case ChoiceDiscard:
+		r.Notices = append(r.Notices, fmt.Sprintf("Discarded %s state write to '%s'.", opts.Agent, is.Path))
+		return nil
+	case ChoicePersist, ChoiceAlways:
+	default:
+		return fmt.Errorf("prompt for state path %q: invalid choice %q", is.Path, choice)
+	}
+	if err := Persist(fsys, root, sp); err != nil {
+		r.warn("Could not persist state path '%s': Error: %v", is.Path, err)
+		return nil
+	}
+	r.Notices = append(r.Notices, fmt.Sprintf("Persisted %s state write '%s' to %s.", opts.Agent, is.Path, sp.SourcePath))
+	r.Writes = append(r.Writes, Write{Kind: WritePersist, Path: is.Path, Target: sp.SourcePath})
+	if choice == ChoiceAlways {
+		r.always(fsys, is.Path, opts)
+	}
+	return nil
+}
+
+// always records an always choice, or warns why it cannot.
+func (r *Report) always(fsys PersistFS, key string, opts Options) {
+	i := slices.IndexFunc(opts.Declarations, func(d composite.Declaration) bool { return d.Key == key })
+	if i < 0 || !slices.Contains(opts.Declarations[i].Allowed, composite.StrategySymlink) {
+		r.warn("Cannot always-persist '%s': the %s adapter does not allow 'symlink' for it; the write was persisted once.", key, opts.Agent)
+		return
+	}
+	if opts.Profile.File == "" || opts.Profile.Remote {
+		r.warn("Cannot record the always-persist choice for '%s' because profile '%s' is not a local profile file; the write was persisted once.", key, opts.Profile.ID)
+		return
+	}
+	if err := Record(fsys, opts.Profile.File, key); err != nil {
+		r.warn("Cannot record the always-persist choice for '%s' in %s: %v; the write was persisted once.", key, opts.Profile.File, err)
+		return
+	}
+	r.Writes = append(r.Writes, Write{Kind: WriteRecord, Path: key, Target: opts.Profile.File})
+}
+
+// statePath returns the declared state path with the given key; a key
+// that is not declared yields a path without a source.
+func statePath(paths []composite.StatePath, key string) composite.StatePath {
+	for _, p := range paths {
+		if p.RelativePath == key {
+			return p
+		}
+	}
+	return composite.StatePath{RelativePath: key, Strategy: composite.StrategyPrompt, Directory: strings.HasSuffix(key, "/")}
+}
+
+// PersistFS is what [Handle], [Persist] and [Record] need of a file
+// system: reading with Lstat semantics and creating, writing and removing
+// files, directories and links.
+type PersistFS interface {
+	vfs.StatFS
+	vfs.LstatFS
+	vfs.ReadFileFS
+	vfs.ReadDirFS
+	vfs.ReadLinkFS
+	vfs.WriteFileFS
+	vfs.MkdirFS
+	vfs.MkdirAllFS
+	vfs.RemoveFS
+	vfs.SymlinkFS
+}

@@ -1,0 +1,173 @@
+package writeback
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// Persist copies the composite path of a state path to its durable source,
+// the only copy-back there is (§5.5): the source (and its parents) is
+// created first if missing, with the JSON default content of mcp.json,
+// models.json and trust.json; a file overwrites the source file; a
+// directory is copied into the source directory, overwriting same-named
+// files, keeping files only the source has (deletions are not carried
+// over) and copying links as links. A directory onto a file or a file onto
+// a directory fails. Links are never followed below the source.
+//
+// The error messages of the upstream conditions (no source, path gone from
+// the composite, type mismatch of the source) are upstream's, verbatim.
+func Persist(fsys PersistFS, root string, sp composite.StatePath) error {
+	if sp.SourcePath == "" {
+		return fmt.Errorf("State path '%s' cannot be persisted without a durable source path.", sp.RelativePath)
+	}
+	out, err := stateOutput(root, sp.RelativePath)
+	if err != nil {
+		return err
+	}
+	if _, err := vfs.Lstat(fsys, out); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("State path '%s' no longer exists in the composite profile, so it cannot be persisted.", sp.RelativePath)
+		}
+		return err
+	}
+	if err := EnsureSource(fsys, sp.SourcePath, sp.Directory); err != nil {
+		return err
+	}
+	return copyTree(fsys, out, sp.SourcePath)
+}
+
+// stateOutput returns the absolute composite path of a declared key, or
+// upstream's error when it does not stay under root.
+func stateOutput(root, key string) (string, error) {
+	name := strings.TrimSuffix(key, "/")
+	if _, ok := rootRel(root, name); !ok || path.IsAbs(name) {
+		return "", fmt.Errorf("State path '%s' must stay under compositeProfile root '%s'.", key, root)
+	}
+	return path.Join(root, name), nil
+}
+
+// jsonDefault returns the initial content of a durable source file with a
+// JSON default, and whether it has one.
+func jsonDefault(name string) (string, bool) {
+	switch path.Base(name) {
+	case "mcp.json", "trust.json":
+		return "{}\n", true
+	case "models.json":
+		return "{\"providers\":{}}\n", true
+	}
+	return "", false
+}
+
+// EnsureSource makes sure the durable source of a state path exists, as
+// upstream's ensureStateSourcePath does (§1.6): a missing directory is
+// created with its parents; a missing file is created (parents too) with
+// its JSON default content, or empty; an existing blank file with a JSON
+// default is reset to it. A source of the wrong type yields upstream's
+// "must be a directory" / "must be a file" error.
+func EnsureSource(fsys PersistFS, source string, directory bool) error {
+	fi, err := vfs.Stat(fsys, source)
+	if errors.Is(err, fs.ErrNotExist) {
+		if directory {
+			return vfs.MkdirAll(fsys, source, 0o755)
+		}
+		if err := vfs.MkdirAll(fsys, path.Dir(source), 0o755); err != nil {
+			return err
+		}
+		content, _ := jsonDefault(source)
+		return vfs.WriteFile(fsys, source, []byte(content), 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case directory && !fi.IsDir():
+		return fmt.Errorf("State source path '%s' must be a directory.", source)
+	case !directory && fi.IsDir():
+		return fmt.Errorf("State source path '%s' must be a file.", source)
+	case directory:
+		return nil
+	}
+	content, ok := jsonDefault(source)
+	if !ok || !fi.Mode().IsRegular() {
+		return nil
+	}
+	data, err := vfs.ReadFile(fsys, source)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(string(data)) != "" {
+		return nil
+	}
+	return vfs.WriteFile(fsys, source, []byte(content), 0o644)
+}
+
+// copyTree copies src onto dst like Node's fs.cp with recursive and force
+// set: Lstat semantics on both sides, an existing non-directory at dst is
+// replaced, a directory is merged into an existing directory.
+func copyTree(fsys PersistFS, src, dst string) error {
+	si, err := vfs.Lstat(fsys, src)
+	if err != nil {
+		return err
+	}
+	di, err := vfs.Lstat(fsys, dst)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	switch {
+	case si.Mode()&fs.ModeSymlink != 0:
+		target, err := vfs.ReadLink(fsys, src)
+		if err != nil {
+			return err
+		}
+		if exists {
+			if di.Mode()&fs.ModeSymlink == 0 {
+				return &os.LinkError{Op: "symlink", Old: target, New: dst, Err: fs.ErrExist}
+			}
+			if err := vfs.Remove(fsys, dst); err != nil {
+				return err
+			}
+		}
+		return vfs.Symlink(fsys, target, dst)
+	case si.IsDir():
+		if !exists {
+			if err := vfs.Mkdir(fsys, dst, si.Mode().Perm()); err != nil {
+				return err
+			}
+		} else if !di.IsDir() {
+			return &fs.PathError{Op: "cp", Path: dst, Err: vfs.ErrNotDir}
+		}
+		list, err := vfs.ReadDir(fsys, src)
+		if err != nil {
+			return err
+		}
+		for _, e := range list {
+			if err := copyTree(fsys, path.Join(src, e.Name()), path.Join(dst, e.Name())); err != nil {
+				return err
+			}
+		}
+		return nil
+	case si.Mode().IsRegular():
+		if exists {
+			if di.IsDir() {
+				return &fs.PathError{Op: "cp", Path: dst, Err: vfs.ErrIsDir}
+			}
+			if err := vfs.Remove(fsys, dst); err != nil {
+				return err
+			}
+		}
+		data, err := vfs.ReadFile(fsys, src)
+		if err != nil {
+			return err
+		}
+		return vfs.WriteFile(fsys, dst, data, si.Mode().Perm())
+	}
+	return &fs.PathError{Op: "cp", Path: src, Err: fs.ErrInvalid}
+}
