@@ -1,0 +1,103 @@
+package faultfs
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"sync"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// file is an open file of an [FS]: its writes and its close are
+// operations of the FS, and writes obey [WriteFailsAfter] rules.
+type file struct {
+	fsys *FS
+	f    fs.File
+	name string
+
+	mu      sync.Mutex
+	written int64
+}
+
+// dirFile is a file whose wrapped file can list a directory.
+type dirFile struct {
+	*file
+}
+
+// ReadDir reads directory entries from the wrapped file.
+func (d dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	return d.f.(fs.ReadDirFile).ReadDir(n)
+}
+
+// wrap returns fl as a file of f, listing directories when fl can.
+func (f *FS) wrap(fl fs.File, name string) vfs.File {
+	w := &file{fsys: f, f: fl, name: name}
+	if _, ok := fl.(fs.ReadDirFile); ok {
+		return dirFile{w}
+	}
+	return w
+}
+
+// Name returns the name the file was opened with.
+func (fl *file) Name() string { return fl.name }
+
+// Read reads from the wrapped file.
+func (fl *file) Read(p []byte) (int, error) { return fl.f.Read(p) }
+
+// Stat describes the wrapped file.
+func (fl *file) Stat() (fs.FileInfo, error) { return fl.f.Stat() }
+
+// Write is a "write" operation: it may fail whole by a rule, or part way
+// by a [WriteFailsAfter] rule, and otherwise writes to the wrapped file.
+func (fl *file) Write(p []byte) (int, error) {
+	op := Op{Kind: KindWrite, Path: fl.name, Mutates: true}
+	seq, err := fl.fsys.beginSeq(op)
+	if err != nil {
+		return 0, pathErr(KindWrite, fl.name, err)
+	}
+	w, ok := fl.f.(io.Writer)
+	if !ok {
+		return 0, pathErr(KindWrite, fl.name, errors.ErrUnsupported)
+	}
+	limit, limitErr := fl.fsys.writeLimit(op)
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	if limitErr == nil || fl.written+int64(len(p)) <= limit {
+		n, err := w.Write(p)
+		fl.written += int64(n)
+		return n, err
+	}
+	room := max(limit-fl.written, 0)
+	n, err := w.Write(p[:room])
+	fl.written += int64(n)
+	if err != nil {
+		return n, err
+	}
+	fl.fsys.noteInjected(seq, limitErr)
+	return n, pathErr(KindWrite, fl.name, limitErr)
+}
+
+// Close is a "close" operation. An injected failure still closes the
+// wrapped file, as a failing close(2) still releases the descriptor.
+func (fl *file) Close() error {
+	inj := fl.fsys.begin(Op{Kind: KindClose, Path: fl.name})
+	err := fl.f.Close()
+	if inj != nil {
+		return pathErr(KindClose, fl.name, inj)
+	}
+	return err
+}
+
+// writeLimit returns the byte limit and error of the first
+// [WriteFailsAfter] rule that applies to op, or a nil error.
+func (f *FS) writeLimit(op Op) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.rules {
+		if r.limit >= 0 && r.considers(op) {
+			return r.limit, r.err
+		}
+	}
+	return 0, nil
+}
