@@ -1,6 +1,11 @@
 package composite
 
-import "github.com/outfitter-go/vfsim/vfs"
+import (
+	"io/fs"
+
+	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/vfs"
+)
 
 // Input is what an [Adapter] sees of one run: the resolved profile, the
 // directories of the run and the file system the durable side lives on.
@@ -12,7 +17,8 @@ type Input struct {
 	Root string
 	// Home is the user's home directory; empty when none was given.
 	Home string
-	// Project is the project directory.
+	// Project is the project directory; relative resource paths resolve
+	// against it, as upstream resolves them against the working directory.
 	Project string
 	// Cache is the resolved cache directory.
 	Cache string
@@ -23,4 +29,39 @@ type Input struct {
 	ProfilePaths []string
 	// PassThrough are the command-line arguments passed to the agent.
 	PassThrough []string
+
+	// Profile is the resolved profile after catalog skill resolution.
+	Profile *resolve.Profile
+	// Layers are the loaded profile definitions of the stack (for layered
+	// prompt includes).
+	Layers []resolve.Layer
+	// Settings is the merged settings record.
+	Settings resolve.Settings
+	// SettingsPaths are the loaded settings files, lowest first.
+	SettingsPaths []string
+	// Assets holds Outfitter's own files (bundled skill, pi extension).
+	Assets fs.FS
+	// Cwd stands for the process working directory: relative extension
+	// sources and relative state sources resolve against it. Empty means
+	// Project.
+	Cwd string
+	// Env is the process environment the agent would inherit; only
+	// DEEPWORK_ADDITIONAL_JOBS_FOLDERS is read from it.
+	Env []EnvVar
+}
+
+// controls returns the profile's generic controls, never nil.
+func (in *Input) controls() *resolve.Controls {
+	if in.Profile == nil {
+		return &resolve.Controls{}
+	}
+	return &in.Profile.Controls
+}
+
+// cwd returns the directory relative paths resolve against.
+func (in *Input) cwd() string {
+	if in.Cwd != "" {
+		return in.Cwd
+	}
+	return in.Project
 }

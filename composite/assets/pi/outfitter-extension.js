@@ -1,0 +1,2 @@
+// Outfitter launch extension for pi (simulation stand-in).
+export default function outfitter() {}

@@ -1,0 +1,2 @@
+// Private catalog onboarding support (simulation stand-in).
+export function onboarding() {}

@@ -1,0 +1,2 @@
+// Private catalog policy support (simulation stand-in).
+module.exports = {};

@@ -1,0 +1,90 @@
+package composite
+
+import (
+	"path"
+	"strings"
+)
+
+// Claude is the adapter of Claude Code.
+type Claude struct{}
+
+// ID returns "claude".
+func (Claude) ID() string { return "claude" }
+
+// Declarations returns Claude's declared state paths (§2.4).
+func (Claude) Declarations() []Declaration {
+	return []Declaration{
+		decl("settings.json", sy, sy, wa, er, pr),
+		decl("agents/", sy, sy, di, wa, er, pr),
+		decl("skills/", sy, sy, di, wa, er, pr),
+		decl("commands/", sy, sy, di, wa, er, pr),
+		decl("plugins/", sy, sy, di, wa, er, pr),
+		decl("projects/", sy, sy, di, wa, er),
+		decl("debug/", sy, sy, di, wa, er),
+		unknownDeclaration(),
+	}
+}
+
+// Compose plans Claude's composite (§1.10).
+func (a Claude) Compose(in *Input) (*Composite, []string, error) {
+	merged := mergeAgentControls(in.controls(), a.ID(), in.cwd())
+	resolveSource := func(key string, _ bool) (string, error) {
+		if key == "projects/" && merged.SessionDirectory != nil && *merged.SessionDirectory != "" {
+			return *merged.SessionDirectory, nil
+		}
+		if src := profileStateSource(in.FS, in.ProfileFolders, a.ID(), key); src != "" {
+			return src, nil
+		}
+		return path.Join(in.Home, ".claude", strings.TrimSuffix(key, "/")), nil
+	}
+	paths, err := declaredStatePaths(a.ID(), a.Declarations(), in.Profile.StatePersistence, resolveSource)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &Composite{Root: in.Root, StatePaths: paths, Files: []File{profileFile(in)}}
+	plugin, _, err := pluginFiles(in.Assets)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.Files = append(c.Files, plugin...)
+	return c, unsupportedControls(a.ID(), in.controls(), claudeGenericSupported, claudeSupported), nil
+}
+
+// claudeSupported lists the control keys Claude translates.
+var claudeSupported = []string{
+	"model", "thinking", "system_prompt", "systemPrompt",
+	"append_system_prompt", "appendSystemPrompt", "extensions", "args",
+	"environment", "session_directory", "sessionDirectory",
+}
+
+// claudeGenericSupported adds the agent blocks to the generic keys.
+var claudeGenericSupported = append(append([]string(nil), claudeSupported...), "pi", "claude")
+
+// Launch builds Claude's launch plan (§3.4).
+func (a Claude) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
+	m := mergeAgentControls(in.controls(), a.ID(), in.cwd())
+	var args []string
+	flag := func(name string, v *string) {
+		if v != nil {
+			args = append(args, name, *v)
+		}
+	}
+	flag("--model", m.Model)
+	flag("--effort", m.Thinking)
+	flag("--system-prompt", m.SystemPrompt)
+	prompts, warnings := appendPrompts(in, a.ID(), m)
+	for _, p := range prompts {
+		args = append(args, "--append-system-prompt", p)
+	}
+	for _, e := range m.Extensions {
+		args = append(args, "--plugin-dir", e)
+	}
+	args = append(args, m.Args...)
+	if hasAsset(in.Assets, AssetSkill) {
+		args = append(args, "--plugin-dir", path.Join(c.Root, pluginDir))
+	}
+	args = append(args, in.PassThrough...)
+	plan := LaunchPlan{Command: "claude", Args: args, Env: append([]EnvVar(nil), m.Environment...)}
+	plan.Setenv("CLAUDE_CONFIG_DIR", c.Root)
+	return plan, warnings, nil
+}

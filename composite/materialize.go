@@ -1,0 +1,298 @@
+package composite
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// FS is what materialization needs from a file system. Symbolic links are
+// created through [vfs.SymlinkFS] when the FS has it; without it a symlink
+// state path is copied instead, with a warning. Lstat is used through
+// [vfs.LstatFS] when present; an FS without links and without Lstat is
+// read with Stat, which is then the same question.
+type FS interface {
+	vfs.StatFS
+	vfs.ReadFileFS
+	vfs.ReadDirFS
+	vfs.WriteFileFS
+	vfs.MkdirFS
+	vfs.MkdirAllFS
+	vfs.RemoveFS
+}
+
+// EscapeError reports a generated file or state path whose output would
+// leave the composite root.
+type EscapeError struct {
+	// Path is the file's output path or the state path's relative path.
+	Path string
+	// Root is the composite root.
+	Root string
+	// StatePath reports a state path (else a generated file).
+	StatePath bool
+}
+
+// Error returns upstream's message.
+func (e *EscapeError) Error() string {
+	if e.StatePath {
+		return fmt.Sprintf("State path '%s' must stay under compositeProfile root '%s'.", e.Path, e.Root)
+	}
+	return fmt.Sprintf("CompositeProfile file output path '%s' must stay under compositeProfile root '%s'.", e.Path, e.Root)
+}
+
+// StateError reports a state path that cannot be materialized as declared.
+type StateError struct {
+	// Path is the state path's relative path or the durable source.
+	Path string
+	// Msg is upstream's message.
+	Msg string
+}
+
+// Error returns the message.
+func (e *StateError) Error() string { return e.Msg }
+
+// WriteError reports a file system failure while materializing a
+// composite. Step names what was being done ("write file", "create
+// parent", "remove existing", "create source", "symlink", "copy source",
+// "mkdir").
+type WriteError struct {
+	Step string
+	Path string
+	Err  error
+}
+
+// Error returns the step, the path and the cause.
+func (e *WriteError) Error() string { return fmt.Sprintf("composite %s %s: %v", e.Step, e.Path, e.Err) }
+
+// Unwrap returns the file system error.
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// WriteOptions tunes [Write].
+type WriteOptions struct {
+	// FilesOnly skips state path materialization (upstream's
+	// materializeStatePaths: false).
+	FilesOnly bool
+	// Cwd is the directory a relative source path is created against; the
+	// link keeps the relative target verbatim. Empty means "/".
+	Cwd string
+}
+
+// Write materializes c on fsys: generated files in order, then every
+// state path except unknown in declaration order (§1.4). It returns the
+// warnings of copy fallbacks. A failure leaves what was written so far.
+func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
+	root := path.Clean(c.Root)
+	if err := vfs.MkdirAll(fsys, root, 0o700); err != nil {
+		return nil, &WriteError{Step: "mkdir", Path: root, Err: err}
+	}
+	for _, f := range c.Files {
+		out := resolveAgainst(root, f.RelativePath)
+		if rel := relTo(root, out); strings.HasPrefix(rel, "..") || path.IsAbs(rel) {
+			return nil, &EscapeError{Path: out, Root: root}
+		}
+		if err := vfs.MkdirAll(fsys, path.Dir(out), 0o755); err != nil {
+			return nil, &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
+		}
+		if err := vfs.WriteFile(fsys, out, []byte(f.Content), 0o644); err != nil {
+			return nil, &WriteError{Step: "write file", Path: out, Err: err}
+		}
+	}
+	if opts.FilesOnly {
+		return nil, nil
+	}
+	var warnings []string
+	for _, sp := range c.StatePaths {
+		if sp.IsUnknown() {
+			continue
+		}
+		w, err := materializeStatePath(fsys, root, sp, opts.Cwd)
+		if err != nil {
+			return warnings, err
+		}
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	return warnings, nil
+}
+
+// StateOutput returns the absolute output of a state path under root, or
+// an [*EscapeError] when it would leave the root (§1.5).
+func StateOutput(root string, sp StatePath) (string, error) {
+	root = path.Clean(root)
+	out := resolveAgainst(root, sp.Name())
+	rel := relTo(root, out)
+	if rel == ".." || strings.HasPrefix(rel, "../") || path.IsAbs(rel) {
+		return "", &EscapeError{Path: sp.RelativePath, Root: root, StatePath: true}
+	}
+	return out, nil
+}
+
+// relTo returns p relative to root (both clean and absolute).
+func relTo(root, p string) string {
+	if p == root {
+		return "."
+	}
+	if root == "/" {
+		return p[1:]
+	}
+	if strings.HasPrefix(p, root+"/") {
+		return p[len(root)+1:]
+	}
+	up := ".."
+	for d := path.Dir(root); d != "/" && !strings.HasPrefix(p, d+"/"); d = path.Dir(d) {
+		up += "/.."
+	}
+	return up
+}
+
+func materializeStatePath(fsys FS, root string, sp StatePath, cwd string) (string, error) {
+	out, err := StateOutput(root, sp)
+	if err != nil {
+		return "", err
+	}
+	if sp.Strategy != StrategySymlink {
+		dir := path.Dir(out)
+		if sp.Directory {
+			dir = out
+		}
+		if err := vfs.MkdirAll(fsys, dir, 0o755); err != nil {
+			return "", &WriteError{Step: "mkdir", Path: dir, Err: err}
+		}
+		return "", nil
+	}
+	if sp.SourcePath == "" {
+		return "", &StateError{Path: sp.RelativePath, Msg: fmt.Sprintf("State path '%s' uses symlink without a source path.", sp.RelativePath)}
+	}
+	if err := vfs.MkdirAll(fsys, path.Dir(out), 0o755); err != nil {
+		return "", &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
+	}
+	if fi, err := lstat(fsys, out); err == nil {
+		if fi.IsDir() {
+			return "", &WriteError{Step: "remove existing", Path: out, Err: &fs.PathError{Op: "unlink", Path: out, Err: vfs.ErrIsDir}}
+		}
+		if err := vfs.Remove(fsys, out); err != nil {
+			return "", &WriteError{Step: "remove existing", Path: out, Err: err}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", &WriteError{Step: "remove existing", Path: out, Err: err}
+	}
+	if cwd == "" {
+		cwd = "/"
+	}
+	src := resolveAgainst(cwd, sp.SourcePath)
+	if err := EnsureSource(fsys, src, sp.Directory); err != nil {
+		return "", err
+	}
+	err = vfs.Symlink(fsys, sp.SourcePath, out)
+	if err == nil {
+		return "", nil
+	}
+	if !errors.Is(err, errors.ErrUnsupported) {
+		return "", &WriteError{Step: "symlink", Path: out, Err: err}
+	}
+	if err := copyTree(fsys, src, out); err != nil {
+		return "", &WriteError{Step: "copy source", Path: out, Err: err}
+	}
+	return fmt.Sprintf("State path '%s' could not be symlinked (symlinks are unavailable on this platform); copied '%s' instead, so writes to it will not persist back.", sp.RelativePath, sp.SourcePath), nil
+}
+
+// lstat uses Lstat when the FS has it; an FS without Lstat and without
+// symlinks cannot hold links, so Stat answers the same question.
+func lstat(fsys FS, name string) (fs.FileInfo, error) {
+	if _, ok := fsys.(vfs.LstatFS); ok {
+		return vfs.Lstat(fsys, name)
+	}
+	if _, ok := fsys.(vfs.SymlinkFS); ok {
+		return vfs.Lstat(fsys, name)
+	}
+	return fsys.Stat(name)
+}
+
+// initialContent is the content a missing source file is created with.
+func initialContent(name string) (string, bool) {
+	switch path.Base(name) {
+	case "mcp.json", "trust.json":
+		return "{}\n", true
+	case "models.json":
+		return "{\"providers\":{}}\n", true
+	}
+	return "", false
+}
+
+// EnsureSource creates a missing durable source (§1.6): a directory, or a
+// file with its default content; a blank mcp.json, models.json or
+// trust.json is reset to its JSON default. A source of the wrong kind is
+// an [*StateError].
+func EnsureSource(fsys FS, source string, directory bool) error {
+	fi, err := fsys.Stat(source)
+	if errors.Is(err, fs.ErrNotExist) {
+		if directory {
+			if err := vfs.MkdirAll(fsys, source, 0o755); err != nil {
+				return &WriteError{Step: "create source", Path: source, Err: err}
+			}
+			return nil
+		}
+		if err := vfs.MkdirAll(fsys, path.Dir(source), 0o755); err != nil {
+			return &WriteError{Step: "create source", Path: path.Dir(source), Err: err}
+		}
+		content, _ := initialContent(source)
+		if err := vfs.WriteFile(fsys, source, []byte(content), 0o644); err != nil {
+			return &WriteError{Step: "create source", Path: source, Err: err}
+		}
+		return nil
+	}
+	if err != nil {
+		return &WriteError{Step: "create source", Path: source, Err: err}
+	}
+	switch {
+	case directory && !fi.IsDir():
+		return &StateError{Path: source, Msg: fmt.Sprintf("State source path '%s' must be a directory.", source)}
+	case !directory && fi.IsDir():
+		return &StateError{Path: source, Msg: fmt.Sprintf("State source path '%s' must be a file.", source)}
+	}
+	if def, ok := initialContent(source); ok && !directory {
+		data, err := fsys.ReadFile(source)
+		if err != nil {
+			return &WriteError{Step: "create source", Path: source, Err: err}
+		}
+		if strings.TrimSpace(string(data)) == "" {
+			if err := vfs.WriteFile(fsys, source, []byte(def), 0o644); err != nil {
+				return &WriteError{Step: "create source", Path: source, Err: err}
+			}
+		}
+	}
+	return nil
+}
+
+// copyTree copies a file or a directory tree (the copy fallback).
+func copyTree(fsys FS, src, dst string) error {
+	fi, err := fsys.Stat(src)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		data, err := fsys.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		return vfs.WriteFile(fsys, dst, data, fi.Mode().Perm())
+	}
+	if err := vfs.MkdirAll(fsys, dst, fi.Mode().Perm()|0o700); err != nil {
+		return err
+	}
+	list, err := fsys.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	for _, e := range list {
+		if err := copyTree(fsys, path.Join(src, e.Name()), path.Join(dst, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}

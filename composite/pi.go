@@ -1,0 +1,253 @@
+package composite
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// Pi is the adapter of the pi coding agent.
+type Pi struct{}
+
+// ID returns "pi".
+func (Pi) ID() string { return "pi" }
+
+// Declarations returns pi's declared state paths (§2.3).
+func (Pi) Declarations() []Declaration {
+	return []Declaration{
+		decl("auth.json", sy, sy, er, pr),
+		decl("settings.json", sy, sy, wa, er, pr),
+		decl("keybindings.json", sy, sy, wa, er, pr),
+		decl("mcp.json", sy, sy, wa, er, pr),
+		decl("models.json", sy, sy, wa, er, pr),
+		decl("trust.json", sy, sy, wa, er, pr),
+		decl("plugins/", sy, sy, di, wa, er, pr),
+		decl("cache/", sy, sy, di, wa, er),
+		decl("sessions/", sy, sy, di, wa, er),
+		decl("npm/", sy, sy, di, wa, er),
+		decl("git/", sy, sy, di, wa, er),
+		decl("tmp/", sy, sy, di),
+		decl("utilities/", sy, sy, di, wa, er),
+		decl("bin/", sy, sy, di, wa, er),
+		unknownDeclaration(),
+	}
+}
+
+// Compose plans pi's composite (§1.9).
+func (p Pi) Compose(in *Input) (*Composite, []string, error) {
+	merged := mergeAgentControls(in.controls(), p.ID(), in.cwd())
+	resolveSource := func(key string, _ bool) (string, error) {
+		if key == "utilities/" || key == "bin/" {
+			return path.Join(in.Cache, "utilities"), nil
+		}
+		if src := profileStateSource(in.FS, in.ProfileFolders, p.ID(), key); src != "" {
+			return src, nil
+		}
+		return path.Join(in.Home, ".pi", "agent", strings.TrimSuffix(key, "/")), nil
+	}
+	paths, err := declaredStatePaths(p.ID(), p.Declarations(), in.Profile.StatePersistence, resolveSource)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &Composite{Root: in.Root, StatePaths: paths}
+	c.Files = append(c.Files, profileFile(in))
+	mcp, err := mcpFile(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	if mcp != nil {
+		c.Files = append(c.Files, *mcp)
+	}
+	settingsIdx := slices.IndexFunc(paths, func(s StatePath) bool { return s.RelativePath == "settings.json" })
+	settings, err := piSettingsFile(in, merged, paths[settingsIdx])
+	if err != nil {
+		return nil, nil, err
+	}
+	if settings != nil {
+		c.Files = append(c.Files, *settings)
+		paths[settingsIdx] = StatePath{RelativePath: "settings.json", Strategy: StrategyDiscard}
+	}
+	kbIdx := slices.IndexFunc(paths, func(s StatePath) bool { return s.RelativePath == "keybindings.json" })
+	kb, err := piKeybindingsFile(in, paths[kbIdx])
+	if err != nil {
+		return nil, nil, err
+	}
+	c.Files = append(c.Files, kb)
+	paths[kbIdx] = StatePath{RelativePath: "keybindings.json", Strategy: StrategyDiscard}
+	plugin, _, err := pluginFiles(in.Assets)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.Files = append(c.Files, plugin...)
+	warnings := unsupportedControls(p.ID(), in.controls(), nil, piSupported)
+	return c, warnings, nil
+}
+
+// piSupported lists the control keys pi translates, in both spellings.
+var piSupported = []string{
+	"model", "provider", "thinking", "session_directory", "sessionDirectory",
+	"prompt_template", "promptTemplate", "system_prompt", "systemPrompt",
+	"append_system_prompt", "appendSystemPrompt", "extensions", "skills",
+	"args", "environment", "deepwork", "allow_external_deepwork_jobs",
+}
+
+// Launch builds pi's launch plan (§3.3).
+func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
+	m := mergeAgentControls(in.controls(), p.ID(), in.cwd())
+	var args []string
+	flag := func(name string, v *string) {
+		if v != nil {
+			args = append(args, name, *v)
+		}
+	}
+	flag("--model", m.Model)
+	flag("--provider", m.Provider)
+	flag("--thinking", m.Thinking)
+	flag("--session-dir", m.SessionDirectory)
+	flag("--prompt-template", m.PromptTemplate)
+	flag("--system-prompt", m.SystemPrompt)
+	prompts, warnings := appendPrompts(in, p.ID(), m)
+	for _, pr := range prompts {
+		args = append(args, "--append-system-prompt", pr)
+	}
+	for _, e := range m.Extensions {
+		args = append(args, "--extension", piExtensionSource(in, e))
+	}
+	var skills []string
+	addSkill := func(s string) {
+		if !slices.Contains(skills, s) {
+			skills = append(skills, s)
+		}
+	}
+	if hasAsset(in.Assets, AssetSkill) {
+		addSkill(path.Join(c.Root, pluginSkillDir))
+	}
+	for _, s := range m.Skills {
+		if s.Value != "" {
+			addSkill(s.Value)
+		}
+	}
+	for _, s := range discoveredSkills(in.FS, in.ProfileFolders, p.ID()) {
+		addSkill(s)
+	}
+	for _, s := range skills {
+		args = append(args, "--skill", s)
+	}
+	args = append(args, m.Args...)
+	args = append(args, in.PassThrough...)
+	plan := LaunchPlan{Command: "pi", Args: args, Env: slices.Clone(m.Environment)}
+	if jobs, ok := deepworkJobs(in, m, plan.Env); ok {
+		plan.Setenv(deepworkEnv, jobs)
+	}
+	plan.Setenv("PI_CODING_AGENT_DIR", c.Root)
+	return plan, warnings, nil
+}
+
+// piExtensionSource maps a git extension source to its cache checkout.
+func piExtensionSource(in *Input, e string) string {
+	for _, prefix := range []string{"github:", "git:", "git+", "https://", "http://", "ssh://", "git@"} {
+		if strings.HasPrefix(e, prefix) {
+			sum := sha256.Sum256([]byte(e))
+			return path.Join(in.Cache, "extensions", "git", hex.EncodeToString(sum[:])[:16])
+		}
+	}
+	return e
+}
+
+// NonInteractive reports whether pi args make a non-interactive launch
+// (§3.6): --print, -p, --export, --list-models or a json/print/rpc mode.
+func NonInteractive(args []string) bool {
+	for i, a := range args {
+		switch a {
+		case "--print", "-p", "--export", "--list-models":
+			return true
+		case "--mode":
+			if i+1 < len(args) && isBatchMode(args[i+1]) {
+				return true
+			}
+		}
+		if v, ok := strings.CutPrefix(a, "--mode="); ok && isBatchMode(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func isBatchMode(m string) bool { return m == "json" || m == "print" || m == "rpc" }
+
+// discoveredSkills lists <folder>/skills/<dir> and
+// <folder>/cli_specific/<agent>/skills/<dir> holding a SKILL.md, sorted per
+// folder.
+func discoveredSkills(fsys vfs.FS, folders []string, agent string) []string {
+	var out []string
+	for _, f := range folders {
+		for _, dir := range []string{path.Join(f, "skills"), path.Join(f, "cli_specific", agent, "skills")} {
+			list, err := vfs.ReadDir(fsys, dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range list {
+				p := path.Join(dir, e.Name())
+				if fi, err := vfs.Stat(fsys, path.Join(p, "SKILL.md")); err == nil && fi.Mode().IsRegular() {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}
+
+const deepworkEnv = "DEEPWORK_ADDITIONAL_JOBS_FOLDERS"
+
+// deepworkJobs computes DEEPWORK_ADDITIONAL_JOBS_FOLDERS; ok is false when
+// the variable is left as the profile set it.
+func deepworkJobs(in *Input, m agentControls, env []EnvVar) (string, bool) {
+	var folders []string
+	add := func(s string) {
+		if s != "" && !slices.Contains(folders, s) {
+			folders = append(folders, s)
+		}
+	}
+	if m.AllowExternalDeepworkJobs != nil && *m.AllowExternalDeepworkJobs {
+		for _, list := range [][]EnvVar{in.Env, env} {
+			for _, e := range list {
+				if e.Name == deepworkEnv {
+					for _, part := range strings.Split(e.Value, ":") {
+						add(part)
+					}
+				}
+			}
+		}
+	}
+	for _, name := range m.DeepworkJobs {
+		for _, f := range in.ProfileFolders {
+			for _, dir := range []string{path.Join(f, "deepwork", "jobs"), path.Join(f, "cli_specific", "pi", "deepwork", "jobs")} {
+				if _, err := vfs.Stat(in.FS, path.Join(dir, name, "job.yml")); err == nil {
+					add(dir)
+				}
+			}
+		}
+	}
+	for _, f := range in.ProfileFolders {
+		for _, dir := range []string{path.Join(f, "deepwork", "jobs"), path.Join(f, "cli_specific", "pi", "deepwork", "jobs")} {
+			list, err := vfs.ReadDir(in.FS, dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range list {
+				if _, err := vfs.Stat(in.FS, path.Join(dir, e.Name(), "job.yml")); err == nil {
+					add(dir)
+					break
+				}
+			}
+		}
+	}
+	if len(folders) == 0 {
+		return "", false
+	}
+	return strings.Join(folders, ":"), true
+}

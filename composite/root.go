@@ -1,0 +1,89 @@
+package composite
+
+import (
+	"crypto/rand"
+	"errors"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+const suffixAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+// DefaultMaxAge is the age beyond which [Sweep] removes a composite root.
+const DefaultMaxAge = 7 * 24 * time.Hour
+
+// CreateRoot creates an empty composite root
+// <tempDir>/outfitter-<profile>-<agent>-XXXXXX, like mkdtemp, with a
+// six-character [A-Za-z0-9] suffix drawn from random (crypto/rand when nil).
+func CreateRoot(fsys vfs.FS, tempDir, profile, agent string, random io.Reader) (string, error) {
+	if random == nil {
+		random = rand.Reader
+	}
+	prefix := path.Join(tempDir, "outfitter-"+profile+"-"+agent+"-")
+	var lastErr error
+	for range 100 {
+		var buf [6]byte
+		if _, err := io.ReadFull(random, buf[:]); err != nil {
+			return "", &WriteError{Step: "mkdtemp", Path: prefix, Err: err}
+		}
+		var sb strings.Builder
+		sb.WriteString(prefix)
+		for _, b := range buf {
+			sb.WriteByte(suffixAlphabet[int(b)%len(suffixAlphabet)])
+		}
+		name := sb.String()
+		err := vfs.Mkdir(fsys, name, 0o700)
+		if err == nil {
+			return name, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", &WriteError{Step: "mkdtemp", Path: name, Err: err}
+		}
+		lastErr = err
+	}
+	return "", &WriteError{Step: "mkdtemp", Path: prefix, Err: lastErr}
+}
+
+// Cleanup removes a composite root recursively without following symbolic
+// links, so durable sources are never touched. A missing root is not an
+// error.
+func Cleanup(fsys vfs.FS, root string) error {
+	return vfs.RemoveAll(fsys, root)
+}
+
+// Sweep removes stale composite roots: real directories in dir whose name
+// starts with "outfitter-" and whose modification time is more than maxAge
+// before now (maxAge zero means [DefaultMaxAge]). Links and fresh entries
+// survive; errors are ignored. It returns the removed paths.
+func Sweep(fsys vfs.FS, dir string, now time.Time, maxAge time.Duration) []string {
+	if maxAge == 0 {
+		maxAge = DefaultMaxAge
+	}
+	list, err := vfs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, e := range list {
+		if !strings.HasPrefix(e.Name(), "outfitter-") {
+			continue
+		}
+		p := path.Join(dir, e.Name())
+		fi, err := vfs.Lstat(fsys, p)
+		if err != nil || !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
+			continue
+		}
+		if now.Sub(fi.ModTime()) <= maxAge {
+			continue
+		}
+		if vfs.RemoveAll(fsys, p) == nil {
+			removed = append(removed, p)
+		}
+	}
+	return removed
+}

@@ -1,0 +1,230 @@
+package composite
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/outfitter-go/vfsim/resolve"
+)
+
+// Options configures [Plan]. The zero value uses /tmp, crypto/rand,
+// time.Now and the embedded assets.
+type Options struct {
+	// TempDir is the directory composite roots are created in ("/tmp"
+	// when empty).
+	TempDir string
+	// Rand supplies the random bytes of the root's suffix; nil means
+	// crypto/rand.
+	Rand io.Reader
+	// Now is the clock of the stale-root sweep; nil means time.Now.
+	Now func() time.Time
+	// MaxAge is the sweep's threshold; zero means [DefaultMaxAge].
+	MaxAge time.Duration
+	// NoSweep skips the stale-root sweep.
+	NoSweep bool
+	// Assets holds Outfitter's own files; nil means [DefaultAssets]. An
+	// empty FS means "no bundled skill and no pi extension".
+	Assets fs.FS
+}
+
+// Request is one run to plan.
+type Request struct {
+	// Result is the resolved profile; it is not modified.
+	Result *resolve.Result
+	// Agent selects the adapter; empty means Result.AgentID, else "pi".
+	Agent string
+	// PassThrough are the arguments appended to the agent's command line.
+	PassThrough []string
+	// Strict turns pre-launch warnings into a [*StrictError].
+	Strict bool
+	// Env is the process environment (only DeepWork's variable is read).
+	Env []EnvVar
+	// Cwd stands for the process working directory; empty means the
+	// project directory.
+	Cwd string
+}
+
+// StrictError is the failure of a --strict run that has warnings.
+type StrictError struct {
+	// Agent is the adapter id.
+	Agent string
+	// Warnings are the warnings, in order.
+	Warnings []string
+}
+
+// Error returns upstream's message.
+func (e *StrictError) Error() string {
+	return fmt.Sprintf("Strict failed for %s: %s", e.Agent, strings.Join(e.Warnings, "; "))
+}
+
+// Run is a planned run: its composite root exists (holding only catalog
+// skill copies) and nothing else has been written.
+type Run struct {
+	// FS is the file system the run writes to.
+	FS FS
+	// Adapter is the selected adapter.
+	Adapter Adapter
+	// Input is what the adapter saw.
+	Input *Input
+	// Composite is the plan of the composite.
+	Composite *Composite
+	// Plan is the adapter's launch plan, before run-level augmentation.
+	Plan LaunchPlan
+	// Warnings are the pre-launch warnings: skill warnings, then the
+	// adapter's.
+	Warnings []string
+	// KeepRoot reports --debug among the pass-through arguments.
+	KeepRoot bool
+	// Messages are lines upstream prints on stdout.
+	Messages []string
+	// Swept lists the stale roots removed before planning.
+	Swept []string
+	// Strict is the request's strict flag.
+	Strict bool
+
+	assets fs.FS
+}
+
+// Plan sweeps stale roots, selects the adapter, creates the composite root,
+// resolves catalog skills (copying them into the root), plans the composite,
+// renders its templates and builds the launch plan (§1.8 steps 1–7). Under
+// Strict, warnings fail the run with a [*StrictError] before anything but
+// skill copies is written. On failure the new root is removed.
+func Plan(fsys FS, req Request, opts Options) (*Run, error) {
+	if fsys == nil || req.Result == nil {
+		panic("composite: Plan needs a file system and a resolve result")
+	}
+	res := req.Result
+	tempDir := opts.TempDir
+	if tempDir == "" {
+		tempDir = "/tmp"
+	}
+	assets := opts.Assets
+	if assets == nil {
+		assets = DefaultAssets()
+	}
+	r := &Run{FS: fsys, Strict: req.Strict, assets: assets}
+	if !opts.NoSweep {
+		now := time.Now
+		if opts.Now != nil {
+			now = opts.Now
+		}
+		r.Swept = Sweep(fsys, tempDir, now(), opts.MaxAge)
+	}
+	agent := req.Agent
+	if agent == "" {
+		agent = res.AgentID
+	}
+	if agent == "" {
+		agent = "pi"
+	}
+	adapter, err := Lookup(agent)
+	if err != nil {
+		return nil, err
+	}
+	r.Adapter = adapter
+	root, err := CreateRoot(fsys, tempDir, res.ProfileID, agent, opts.Rand)
+	if err != nil {
+		return nil, err
+	}
+	r.KeepRoot = slices.Contains(req.PassThrough, "--debug")
+	if r.KeepRoot {
+		r.Messages = append(r.Messages, "--debug: keeping composite profile directory "+root)
+	}
+	if err := r.plan(root, req, assets); err != nil {
+		if !r.KeepRoot {
+			_ = Cleanup(fsys, root)
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Run) plan(root string, req Request, assets fs.FS) error {
+	res := req.Result
+	skills, err := resolveSkills(r.FS, res, root)
+	if err != nil {
+		return err
+	}
+	for _, id := range skills.order {
+		if err := copySkillDir(r.FS, skills.copies[id], path.Join(root, "outfitter", "skills", id)); err != nil {
+			return &WriteError{Step: "copy skill", Path: skills.copies[id], Err: err}
+		}
+	}
+	in := &Input{
+		FS: r.FS, Root: root, Home: res.Home, Project: res.Project, Cache: res.CacheDirectory,
+		ProfileFolders: res.ProfileFolders, ProfilePaths: res.ProfilePaths,
+		PassThrough: req.PassThrough, Profile: skills.profile, Layers: res.Layers,
+		Settings: res.Settings, SettingsPaths: res.SettingsPaths, Assets: assets,
+		Cwd: req.Cwd, Env: req.Env,
+	}
+	r.Input = in
+	c, warnings, err := r.Adapter.Compose(in)
+	if err != nil {
+		return err
+	}
+	if err := renderTemplates(c, in, r.Adapter.ID()); err != nil {
+		return err
+	}
+	plan, launchWarnings, err := r.Adapter.Launch(in, c)
+	if err != nil {
+		return err
+	}
+	r.Composite, r.Plan = c, plan
+	r.Warnings = append(append(append([]string(nil), skills.warnings...), warnings...), launchWarnings...)
+	if req.Strict && len(r.Warnings) > 0 {
+		return &StrictError{Agent: r.Adapter.ID(), Warnings: r.Warnings}
+	}
+	return nil
+}
+
+// Materialize writes the composite (files, then state paths) and returns
+// the copy-fallback warnings.
+func (r *Run) Materialize() ([]string, error) {
+	return Write(r.FS, r.Composite, WriteOptions{Cwd: r.Input.cwd()})
+}
+
+// Launch returns the final launch plan. For an interactive pi launch it
+// writes the launch extension and its support files into the root's
+// outfitter/ directory and puts --extension <root>/outfitter/outfitter-extension.js
+// first (§3.5); call it after the baseline snapshot, as upstream does.
+func (r *Run) Launch() (LaunchPlan, error) {
+	plan := LaunchPlan{Command: r.Plan.Command, Args: slices.Clone(r.Plan.Args), Env: slices.Clone(r.Plan.Env)}
+	if r.Adapter.ID() != "pi" || NonInteractive(plan.Args) || !hasAsset(r.assets, AssetPiExtension) {
+		return plan, nil
+	}
+	root := r.Composite.Root
+	for _, a := range [][2]string{
+		{AssetPiOnboarding, "outfitter/pi-extension/privateCatalogOnboarding.js"},
+		{AssetPiPolicy, "outfitter/shared/privateCatalogPolicy.cjs"},
+		{AssetPiExtension, extensionPath},
+	} {
+		data, err := fs.ReadFile(r.assets, a[0])
+		if err != nil {
+			continue
+		}
+		out := path.Join(root, a[1])
+		if err := r.FS.MkdirAll(path.Dir(out), 0o755); err != nil {
+			return LaunchPlan{}, &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
+		}
+		if err := r.FS.WriteFile(out, data, 0o644); err != nil {
+			return LaunchPlan{}, &WriteError{Step: "write file", Path: out, Err: err}
+		}
+	}
+	plan.Args = append([]string{"--extension", path.Join(root, extensionPath)}, plan.Args...)
+	plan.Setenv("PI_CODING_AGENT_DIR", root)
+	return plan, nil
+}
+
+// Cleanup removes the composite root unless --debug asked to keep it.
+func (r *Run) Cleanup() error {
+	if r.KeepRoot || r.Composite == nil {
+		return nil
+	}
+	return Cleanup(r.FS, r.Composite.Root)
+}
