@@ -1,16 +1,110 @@
 package resolve
 
-import "errors"
+import (
+	"fmt"
+	"path"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
 
 // Load reads the settings of opts.Home and opts.Project, loads every
 // configured profile source, selects and flattens the profile, and returns
-// the run's [Result]. The error is one of [*SettingsError],
-// [*RemotePathError], [*ProfilesError], [ErrNoProfile], [*ResolveError],
-// [*TemplateError] or [*AgentError], in that order of checking, or an FS
-// error. Load panics if fsys is nil.
+// the run's [Result], in the order upstream's run does. The error is, in
+// that order of checking, a [*SettingsError], an FS error from creating the
+// conventional directories, a [*RemotePathError], a [*ProfilesError],
+// [ErrNoProfile], a [*ResolveError], a [*TemplateError] or an
+// [*AgentError]; an FS error also comes back when a settings file exists
+// but cannot be read. Load panics if fsys is nil.
 func Load(fsys FS, opts Options) (*Result, error) {
 	if fsys == nil {
 		panic("resolve: nil FS")
 	}
-	return nil, errors.New("resolve: not implemented yet")
+	loaded, err := LoadSettings(fsys, opts.Home, opts.Project)
+	if err != nil {
+		return nil, err
+	}
+	if len(loaded.Issues) > 0 {
+		return nil, &SettingsError{Issues: loaded.Issues}
+	}
+	settings := loaded.Settings
+	if opts.CreateConventionalDirs {
+		if err := createConventionalDirs(fsys, loaded.Files); err != nil {
+			return nil, err
+		}
+	}
+	sources, err := MaterializeSources(fsys, opts.Home, settings.ProfileSources)
+	if err != nil {
+		return nil, err
+	}
+	layers, issues := LoadProfiles(fsys, sources)
+	if len(issues) > 0 {
+		return nil, &ProfilesError{Issues: issues}
+	}
+	id := opts.ProfileID
+	if id == "" {
+		id = settings.DefaultProfile
+	}
+	if id == "" {
+		return nil, ErrNoProfile
+	}
+	res := ResolveProfile(layers, id, opts.Project)
+	if len(res.Issues) > 0 {
+		return nil, &ResolveError{ID: id, Issues: res.Issues}
+	}
+	if top := res.Stack[len(res.Stack)-1]; top.Template != nil && *top.Template {
+		return nil, &TemplateError{ID: id}
+	}
+	agent := opts.AgentID
+	if agent == "" {
+		agent = settings.DefaultAgent
+	}
+	if agent == "" {
+		agent = AgentPi
+	}
+	if agent != AgentPi && agent != AgentClaude {
+		return nil, &AgentError{Agent: agent}
+	}
+	cache := settings.CacheDirectory
+	if cache == "" {
+		cache = path.Join(opts.Home, ".outfitter", "cache")
+	}
+	out := &Result{
+		Home:           opts.Home,
+		Project:        opts.Project,
+		ProfileID:      id,
+		AgentID:        agent,
+		Settings:       settings,
+		SettingsPaths:  loaded.Paths(),
+		CacheDirectory: cache,
+		Sources:        sources,
+		Profile:        res.Profile,
+		Stack:          res.Stack,
+		Layers:         res.Layers,
+		ProfilePaths:   []string{},
+		ProfileFolders: []string{},
+	}
+	for _, l := range res.Layers {
+		out.ProfilePaths = append(out.ProfilePaths, l.ProfilePath)
+		if l.ResourceRoot != "" {
+			out.ProfileFolders = append(out.ProfileFolders, l.ResourceRoot)
+		}
+	}
+	return out, nil
+}
+
+// createConventionalDirs creates, for each loaded settings file, the local
+// source it declares at exactly <its directory>/profiles.
+func createConventionalDirs(fsys FS, files []SettingsFile) error {
+	for _, f := range files {
+		want := path.Join(path.Dir(f.Path), "profiles")
+		for _, s := range f.Sources {
+			if s.Remote() || s.Path != want {
+				continue
+			}
+			if err := vfs.MkdirAll(fsys, want, 0o755); err != nil {
+				return fmt.Errorf("create profile source: %w", err)
+			}
+		}
+	}
+	return nil
 }

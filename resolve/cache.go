@@ -1,0 +1,84 @@
+package resolve
+
+import (
+	"encoding/base64"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// repoURI is the repository URI of a uri or github reference.
+func repoURI(uri, github string) string {
+	if uri != "" {
+		return uri
+	}
+	return "git+https://github.com/" + github + ".git"
+}
+
+// cacheKey is the directory name of a cached repository: base64url without
+// padding of the redacted string.
+func cacheKey(s string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(redact(s)))
+}
+
+// repoCacheDir is home/.outfitter/cache/repos/<key of uri#ref>.
+func repoCacheDir(home, uri, ref string) string {
+	return path.Join(home, ".outfitter", "cache", "repos", cacheKey(uri+"#"+ref))
+}
+
+// SourceDirectory returns the local directory a profile source maps to:
+// the path itself for a local source, else a directory of the repository
+// cache under home/.outfitter/cache (never under cache_directory). An
+// unsafe repository subpath gives a [*RemotePathError].
+func SourceDirectory(home string, s Source) (string, error) {
+	if !s.Remote() {
+		return s.Path, nil
+	}
+	if s.URI != "" && s.Ref == "" && s.Path == "" {
+		return path.Join(home, ".outfitter", "cache", "profiles", cacheKey(s.URI)), nil
+	}
+	return repoSubpath(repoCacheDir(home, repoURI(s.URI, s.GitHub), s.Ref), s.Path)
+}
+
+// repoSubpath joins a repository-relative path to repo, refusing absolute
+// paths and paths that leave the repository (lexically).
+func repoSubpath(repo, p string) (string, error) {
+	if path.IsAbs(p) {
+		return "", &RemotePathError{Path: p, Absolute: true}
+	}
+	if rel := path.Clean(p); rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", &RemotePathError{Path: p}
+	}
+	return path.Join(repo, p), nil
+}
+
+var credentialsPattern = regexp.MustCompile(`//[^/@\s]+@`)
+
+// redact replaces the credentials of a repository URI with REDACTED, so
+// that tokens never reach a directory name. URIs without credentials are
+// returned unchanged.
+func redact(s string) string {
+	rest, hadGit := strings.CutPrefix(s, "git+")
+	u, err := url.Parse(rest)
+	if err != nil || u.Scheme == "" {
+		loc := credentialsPattern.FindStringIndex(s)
+		if loc == nil {
+			return s
+		}
+		return s[:loc[0]] + "//REDACTED@" + s[loc[1]:]
+	}
+	if u.User == nil {
+		return s
+	}
+	u.User = url.User("REDACTED")
+	u.Host = strings.ToLower(u.Host)
+	out := u.String()
+	if strings.HasSuffix(rest, "#") && !strings.HasSuffix(out, "#") {
+		out += "#"
+	}
+	if hadGit {
+		out = "git+" + out
+	}
+	return out
+}

@@ -1,0 +1,119 @@
+package resolve
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+)
+
+var skillIDPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// ExtensionIdentity returns the identity under which two extension entries
+// are the same resource: npm packages by lowercased name (version and
+// #fragment dropped), git repositories by scheme, host and path, paths by
+// their absolute form (relative ones against project), anything else by
+// its text.
+func ExtensionIdentity(entry, project string) string {
+	s := strings.TrimSpace(entry)
+	switch {
+	case strings.HasPrefix(s, "npm:"):
+		return "npm:" + npmName(s[len("npm:"):])
+	case strings.HasPrefix(s, "github:"):
+		return gitIdentity("https://github.com/" + s[len("github:"):])
+	case strings.HasPrefix(s, "git:"):
+		return gitIdentity(s[len("git:"):])
+	case strings.HasPrefix(s, "git+"):
+		return gitIdentity(s[len("git+"):])
+	case strings.HasPrefix(s, "https://"), strings.HasPrefix(s, "http://"), strings.HasPrefix(s, "ssh://"):
+		return gitIdentity(s)
+	case strings.HasPrefix(s, ".") || strings.HasPrefix(s, "/"):
+		return "path:" + absolute(project, s)
+	}
+	return "resource:" + s
+}
+
+// SkillIdentity returns the identity of a skills entry: "id:<id>" for a
+// valid skill id string or an object with a string id, else the
+// [ExtensionIdentity] of a string, else the entry's canonical JSON.
+func SkillIdentity(entry any, project string) string {
+	switch e := entry.(type) {
+	case string:
+		s := strings.TrimSpace(e)
+		if len(s) <= 64 && skillIDPattern.MatchString(s) {
+			return "id:" + s
+		}
+		return ExtensionIdentity(s, project)
+	case *Object:
+		if id, ok := e.vals["id"].(string); ok {
+			return "id:" + id
+		}
+	}
+	return defaultKey(entry)
+}
+
+func npmName(spec string) string {
+	spec, _, _ = strings.Cut(spec, "#")
+	start := 0
+	if strings.HasPrefix(spec, "@") {
+		start = 1
+	}
+	if i := strings.Index(spec[start:], "@"); i >= 0 {
+		spec = spec[:start+i]
+	}
+	return strings.ToLower(spec)
+}
+
+func gitIdentity(s string) string {
+	s, _, _ = strings.Cut(s, "#")
+	if strings.HasPrefix(s, "github.com/") {
+		s = "https://" + s
+	}
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" {
+		return "git:" + strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + trimGit(u.EscapedPath()) + ".git"
+	}
+	return "git:" + trimGit(s) + ".git"
+}
+
+func trimGit(s string) string {
+	return strings.TrimSuffix(strings.TrimRight(s, "/"), ".git")
+}
+
+// profilePolicies returns the path rules of the profile merge; identities
+// of relative paths resolve against project.
+func profilePolicies(project string) policyFunc {
+	prepend := &policy{kind: policyPrepend}
+	prependList := &policy{kind: policyPrependList}
+	extensions := &policy{kind: policyUniqueBy, prepend: true, firstWinner: true, key: func(v any) string {
+		if s, ok := v.(string); ok {
+			return ExtensionIdentity(s, project)
+		}
+		return defaultKey(v)
+	}}
+	skills := &policy{kind: policyUniqueBy, prepend: true, firstWinner: true, key: func(v any) string {
+		return SkillIdentity(v, project)
+	}}
+	jobs := &policy{kind: policyAppendUnique}
+	return func(p string) *policy {
+		scope, key := path.Split(strings.ReplaceAll(p, ".", "/"))
+		switch scope {
+		case "controls/", "controls/pi/", "controls/claude/":
+		default:
+			if p == "controls.deepwork.jobs" {
+				return jobs
+			}
+			return nil
+		}
+		switch key {
+		case "args":
+			return prepend
+		case "appendSystemPrompt", "append_system_prompt":
+			return prependList
+		case "extensions":
+			return extensions
+		case "skills":
+			return skills
+		}
+		return nil
+	}
+}

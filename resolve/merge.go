@@ -1,0 +1,195 @@
+package resolve
+
+import (
+	"slices"
+	"strings"
+)
+
+// arrayPolicy says how a higher-precedence list combines with a lower one.
+type arrayPolicy int
+
+const (
+	policyReplace arrayPolicy = iota
+	policyAppend
+	policyPrepend
+	policyAppendList
+	policyPrependList
+	policyAppendUnique
+	policyPrependUnique
+	policyUniqueBy
+)
+
+// policy is the merge rule for one path of a document.
+type policy struct {
+	kind arrayPolicy
+	// For policyUniqueBy: the identity of an item, whether the higher list
+	// comes first, and whether the first (else the last) occurrence wins.
+	key         func(any) string
+	prepend     bool
+	firstWinner bool
+}
+
+// policyFunc returns the rule for a dot-joined path, or nil for the defaults.
+type policyFunc func(path string) *policy
+
+// mergeObjects merges higher over lower as upstream's generic merger does:
+// a shallow copy of lower, then every key of higher merged member-wise.
+// Neither input is modified; the result shares no mutable values with them.
+func mergeObjects(lower, higher *Object, path string, pf policyFunc) *Object {
+	out := lower.Clone()
+	if out == nil {
+		out = NewObject()
+	}
+	for _, k := range higher.keys {
+		hv := higher.vals[k]
+		lv, ok := out.vals[k]
+		if !ok {
+			out.Set(k, CloneValue(hv))
+			continue
+		}
+		out.Set(k, mergeMember(lv, hv, joinPath(path, k), pf))
+	}
+	return out
+}
+
+func joinPath(parent, key string) string {
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
+}
+
+func mergeMember(lower, higher any, path string, pf policyFunc) any {
+	var p *policy
+	if pf != nil {
+		p = pf(path)
+	}
+	if p != nil && (p.kind == policyAppendList || p.kind == policyPrependList) {
+		l, h := asList(lower), asList(higher)
+		if p.kind == policyAppendList {
+			return concat(l, h)
+		}
+		return concat(h, l)
+	}
+	if h, ok := higher.([]any); ok {
+		l, _ := lower.([]any)
+		if p == nil {
+			p = &policy{kind: policyReplace}
+		}
+		return mergeArrays(l, h, p)
+	}
+	lo, lok := lower.(*Object)
+	ho, hok := higher.(*Object)
+	if lok && hok && lo != nil && ho != nil {
+		return mergeObjects(lo, ho, path, pf)
+	}
+	return CloneValue(higher)
+}
+
+// asList coerces a value to a list: a list stays, anything else (null
+// included) becomes a one-element list.
+func asList(v any) []any {
+	if l, ok := v.([]any); ok {
+		return l
+	}
+	return []any{v}
+}
+
+func concat(a, b []any) []any {
+	out := make([]any, 0, len(a)+len(b))
+	for _, v := range a {
+		out = append(out, CloneValue(v))
+	}
+	for _, v := range b {
+		out = append(out, CloneValue(v))
+	}
+	return out
+}
+
+// mergeArrays combines two lists with a policy; lower may be nil.
+func mergeArrays(lower, higher []any, p *policy) []any {
+	switch p.kind {
+	case policyAppend, policyAppendList:
+		return concat(lower, higher)
+	case policyPrepend, policyPrependList:
+		return concat(higher, lower)
+	case policyAppendUnique:
+		return uniqueBy(concat(lower, higher), defaultKey, true)
+	case policyPrependUnique:
+		return uniqueBy(concat(higher, lower), defaultKey, true)
+	case policyUniqueBy:
+		all := concat(lower, higher)
+		if p.prepend {
+			all = concat(higher, lower)
+		}
+		key := p.key
+		if key == nil {
+			key = defaultKey
+		}
+		return uniqueBy(all, key, p.firstWinner)
+	}
+	return concat(nil, higher)
+}
+
+// uniqueBy removes items whose key was already seen. With first, the first
+// occurrence survives; otherwise the last does, survivors keeping their
+// relative order.
+func uniqueBy(items []any, key func(any) string, first bool) []any {
+	keys := make([]string, len(items))
+	for i, v := range items {
+		keys[i] = key(v)
+	}
+	out := make([]any, 0, len(items))
+	for i, v := range items {
+		var dup bool
+		if first {
+			dup = slices.Contains(keys[:i], keys[i])
+		} else {
+			dup = slices.Contains(keys[i+1:], keys[i])
+		}
+		if !dup {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// defaultKey is the dedupe identity of the …Unique policies: a string is
+// itself; anything else is its JSON text with object keys sorted.
+func defaultKey(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	var b strings.Builder
+	writeSorted(&b, v)
+	return b.String()
+}
+
+func writeSorted(b *strings.Builder, v any) {
+	switch v := v.(type) {
+	case *Object:
+		keys := v.Keys()
+		slices.Sort(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSString(b, k)
+			b.WriteByte(':')
+			writeSorted(b, v.vals[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeSorted(b, e)
+		}
+		b.WriteByte(']')
+	default:
+		writeJS(b, v, "", "")
+	}
+}

@@ -1,0 +1,245 @@
+package resolve
+
+import (
+	"regexp"
+)
+
+var profileIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*[a-z0-9]$|^[a-z0-9]$`)
+
+// ValidID reports whether id is a filesystem-safe profile id: lowercase
+// alphanumerics with inner '.', '_' and '-'.
+func ValidID(id string) bool { return profileIDPattern.MatchString(id) }
+
+// twins are the snake_case controls whose camelCase spelling upstream's
+// loader adds after the raw keys, in the order it adds them.
+var twins = [...][2]string{
+	{"session_directory", "sessionDirectory"},
+	{"prompt_template", "promptTemplate"},
+	{"system_prompt", "systemPrompt"},
+	{"append_system_prompt", "appendSystemPrompt"},
+}
+
+// ParseProfile parses and validates one profile document. slug is the
+// folder name or file stem, used when the document has no string id; file
+// names the document in issues. On failure the single issue (upstream
+// reports the first problem only) has File = file and a JSON pointer.
+func ParseProfile(data []byte, slug, file string) (*Profile, *Issue) {
+	doc, err := parseYAML(data)
+	if err != nil {
+		return nil, &Issue{File: file, Pointer: "/profile.yml", Message: err.Error()}
+	}
+	obj, ok := doc.(*Object)
+	if !ok {
+		return nil, &Issue{File: file, Pointer: "/", Message: "Profile document must be a mapping."}
+	}
+	if _, ok := obj.vals["id"].(string); !ok {
+		obj.Set("id", slug)
+	}
+	if issues := validate(compiledSchemas().profile, obj, file); len(issues) > 0 {
+		return nil, issues[0]
+	}
+	return buildProfile(obj), nil
+}
+
+// buildProfile converts a validated document into the internal profile.
+func buildProfile(doc *Object) *Profile {
+	p := &Profile{
+		ID:            str(doc, "id"),
+		Label:         stringField(doc, "label"),
+		Description:   stringField(doc, "description"),
+		Template:      boolField(doc, "template"),
+		Inherits:      stringList(doc, "inherits"),
+		ProfileExport: boolField(doc, "profile_export"),
+	}
+	if p.Inherits == nil {
+		p.Inherits = []string{}
+	}
+	if sp, ok := doc.vals["state_persistence"].(*Object); ok && sp.Len() > 0 {
+		p.StatePersistence = sp.Clone()
+	}
+	controls, ok := doc.vals["controls"].(*Object)
+	if ok {
+		controls = controls.Clone()
+	} else {
+		controls = NewObject()
+	}
+	addTwins(controls)
+	for _, agent := range []string{AgentPi, AgentClaude} {
+		if nested, ok := controls.vals[agent].(*Object); ok {
+			addTwins(nested)
+		}
+	}
+	p.Controls = readControls(controls, true)
+	return p
+}
+
+// addTwins appends the camelCase spelling of each snake_case control.
+func addTwins(controls *Object) {
+	for _, t := range twins {
+		if v, ok := controls.vals[t[0]]; ok && v != nil {
+			controls.Set(t[1], CloneValue(v))
+		}
+	}
+}
+
+// profileObject is the document form of a profile used for merging, with
+// upstream's internal key names.
+func profileObject(p *Profile) *Object {
+	o := NewObject()
+	o.Set("id", p.ID)
+	if p.Label != nil {
+		o.Set("label", *p.Label)
+	}
+	if p.Description != nil {
+		o.Set("description", *p.Description)
+	}
+	if p.Template != nil {
+		o.Set("template", *p.Template)
+	}
+	inherits := make([]any, len(p.Inherits))
+	for i, s := range p.Inherits {
+		inherits[i] = s
+	}
+	o.Set("inherits", inherits)
+	o.Set("controls", p.Controls.Object)
+	if p.StatePersistence != nil {
+		o.Set("statePersistence", p.StatePersistence)
+	}
+	if p.ProfileExport != nil {
+		o.Set("profileExport", *p.ProfileExport)
+	}
+	return o
+}
+
+// profileFromObject reads a merged document back into a profile.
+func profileFromObject(o *Object) *Profile {
+	p := &Profile{
+		ID:            str(o, "id"),
+		Label:         stringField(o, "label"),
+		Description:   stringField(o, "description"),
+		Template:      boolField(o, "template"),
+		Inherits:      stringList(o, "inherits"),
+		ProfileExport: boolField(o, "profileExport"),
+	}
+	if p.Inherits == nil {
+		p.Inherits = []string{}
+	}
+	if sp, ok := o.vals["statePersistence"].(*Object); ok {
+		p.StatePersistence = sp
+	}
+	controls, ok := o.vals["controls"].(*Object)
+	if !ok {
+		controls = NewObject()
+	}
+	p.Controls = readControls(controls, true)
+	return p
+}
+
+// readControls builds the typed view of a controls mapping; nested reads
+// the pi and claude blocks too.
+func readControls(o *Object, nested bool) Controls {
+	c := Controls{
+		Object:             o,
+		Model:              stringField(o, "model"),
+		Provider:           stringField(o, "provider"),
+		Thinking:           stringField(o, "thinking"),
+		SessionDirectory:   twinString(o, 0),
+		PromptTemplate:     twinString(o, 1),
+		SystemPrompt:       twinString(o, 2),
+		Args:               stringList(o, "args"),
+		Extensions:         stringList(o, "extensions"),
+		Skills:             readSkills(o.vals["skills"]),
+		AppendSystemPrompt: readPrompts(o, "append_system_prompt", "appendSystemPrompt"),
+		Environment:        readEnvironment(o.vals["environment"]),
+	}
+	if nested {
+		if dw, ok := o.vals["deepwork"].(*Object); ok {
+			c.DeepworkJobs = stringList(dw, "jobs")
+		}
+		for _, agent := range []string{AgentPi, AgentClaude} {
+			if a, ok := o.vals[agent].(*Object); ok {
+				ac := readControls(a, false)
+				if agent == AgentPi {
+					ac.AllowExternalDeepworkJobs = boolField(a, "allow_external_deepwork_jobs")
+					c.Pi = &ac
+				} else {
+					c.Claude = &ac
+				}
+			}
+		}
+	}
+	return c
+}
+
+func twinString(o *Object, i int) *string {
+	if s := stringField(o, twins[i][0]); s != nil {
+		return s
+	}
+	return stringField(o, twins[i][1])
+}
+
+func readSkills(v any) []Skill {
+	list, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]Skill, 0, len(list))
+	for _, e := range list {
+		switch e := e.(type) {
+		case string:
+			out = append(out, Skill{Value: e})
+		case *Object:
+			s := Skill{ID: str(e, "id")}
+			refs, _ := e.vals["references"].([]any)
+			for _, r := range refs {
+				if ro, ok := r.(*Object); ok {
+					s.References = append(s.References, Reference{File: str(ro, "file"), RepoFile: str(ro, "repo_file")})
+				}
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// readPrompts reads an append_system_prompt value (one entry or a list)
+// as a list; the snake_case spelling wins over the camelCase one.
+func readPrompts(o *Object, keys ...string) []PromptEntry {
+	for _, k := range keys {
+		if v, ok := o.vals[k]; ok {
+			return promptEntries(v)
+		}
+	}
+	return nil
+}
+
+func promptEntries(v any) []PromptEntry {
+	var out []PromptEntry
+	for _, e := range asList(v) {
+		switch e := e.(type) {
+		case string:
+			out = append(out, PromptEntry{Kind: PromptText, Value: e})
+		case *Object:
+			if f, ok := e.vals["file"].(string); ok {
+				out = append(out, PromptEntry{Kind: PromptFile, Value: f})
+			} else if f, ok := e.vals["repo_file"].(string); ok {
+				out = append(out, PromptEntry{Kind: PromptRepoFile, Value: f})
+			}
+		}
+	}
+	return out
+}
+
+func readEnvironment(v any) []EnvVar {
+	o, ok := v.(*Object)
+	if !ok {
+		return nil
+	}
+	out := make([]EnvVar, 0, o.Len())
+	for _, k := range o.keys {
+		if s, ok := o.vals[k].(string); ok {
+			out = append(out, EnvVar{Name: k, Value: s})
+		}
+	}
+	return out
+}

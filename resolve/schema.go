@@ -1,0 +1,186 @@
+package resolve
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+//go:embed schema/*.json
+var schemaFiles embed.FS
+
+type schemas struct {
+	settings, profile *jsonschema.Schema
+}
+
+// compiledSchemas compiles the embedded schemas once; they are immutable
+// afterwards and safe for concurrent use.
+var compiledSchemas = sync.OnceValue(func() schemas {
+	c := jsonschema.NewCompiler()
+	load := func(name string) *jsonschema.Schema {
+		data, err := schemaFiles.ReadFile("schema/" + name)
+		if err != nil {
+			panic(err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			panic(fmt.Sprintf("resolve: embedded schema %s: %v", name, err))
+		}
+		url := "https://vfsim.invalid/schema/" + name
+		if err := c.AddResource(url, doc); err != nil {
+			panic(fmt.Sprintf("resolve: embedded schema %s: %v", name, err))
+		}
+		return c.MustCompile(url)
+	}
+	return schemas{settings: load("settings.schema.json"), profile: load("profile.schema.json")}
+})
+
+// validate checks doc against sch and returns every problem, ordered by the
+// position of the offending value in the document (a container before its
+// members), with the validator's own order breaking ties.
+func validate(sch *jsonschema.Schema, doc any, file string) []*Issue {
+	err := sch.Validate(plainValue(doc))
+	if err == nil {
+		return nil
+	}
+	verr, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return []*Issue{{File: file, Pointer: "/", Message: err.Error()}}
+	}
+	var found []schemaProblem
+	collectProblems(verr, &found)
+	for i := range found {
+		found[i].rank = documentRank(doc, found[i].location)
+	}
+	slices.SortStableFunc(found, func(a, b schemaProblem) int { return slices.Compare(a.rank, b.rank) })
+	issues := make([]*Issue, 0, len(found))
+	seen := make(map[[2]string]bool)
+	for _, p := range found {
+		ptr := pointer(p.location)
+		if seen[[2]string{ptr, p.message}] {
+			continue
+		}
+		seen[[2]string{ptr, p.message}] = true
+		issues = append(issues, &Issue{File: file, Pointer: ptr, Message: p.message})
+	}
+	return issues
+}
+
+type schemaProblem struct {
+	location []string
+	message  string
+	rank     []int
+}
+
+func collectProblems(e *jsonschema.ValidationError, out *[]schemaProblem) {
+	switch k := e.ErrorKind.(type) {
+	case *kind.Group, *kind.Schema, *kind.Reference, *kind.AllOf:
+		for _, c := range e.Causes {
+			collectProblems(c, out)
+		}
+		return
+	case *kind.Required:
+		for _, m := range k.Missing {
+			*out = append(*out, schemaProblem{location: e.InstanceLocation, message: "must have required property '" + m + "'"})
+		}
+		return
+	}
+	for _, c := range e.Causes {
+		collectProblems(c, out)
+	}
+	*out = append(*out, schemaProblem{location: e.InstanceLocation, message: problemMessage(e.ErrorKind)})
+}
+
+var englishPrinter = message.NewPrinter(language.English)
+
+// problemMessage words a validation error in the vocabulary Outfitter
+// users know from upstream's validator.
+func problemMessage(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Type:
+		return "must be " + strings.Join(k.Want, ",")
+	case *kind.MinLength:
+		return fmt.Sprintf("must NOT have fewer than %d characters", k.Want)
+	case *kind.Enum:
+		return "must be equal to one of the allowed values"
+	case *kind.Pattern:
+		return fmt.Sprintf("must match pattern %q", k.Want)
+	case *kind.AdditionalProperties:
+		return "must NOT have additional properties"
+	case *kind.Not:
+		return "must NOT be valid"
+	case *kind.OneOf:
+		return "must match exactly one schema in oneOf"
+	case *kind.AnyOf:
+		return "must match a schema in anyOf"
+	case *kind.FalseSchema:
+		return "boolean schema is false"
+	}
+	return k.LocalizedString(englishPrinter)
+}
+
+// pointer renders an instance location as a JSON pointer; the root is "/".
+func pointer(location []string) string {
+	if len(location) == 0 {
+		return "/"
+	}
+	var b strings.Builder
+	for _, s := range location {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s))
+	}
+	return b.String()
+}
+
+// documentRank returns the position of each location step in its parent:
+// the key index for mappings, the element index for sequences.
+func documentRank(doc any, location []string) []int {
+	rank := make([]int, 0, len(location))
+	cur := doc
+	for _, step := range location {
+		switch c := cur.(type) {
+		case *Object:
+			rank = append(rank, slices.Index(c.keys, step))
+			cur = c.vals[step]
+		case []any:
+			i, err := strconv.Atoi(step)
+			if err != nil || i < 0 || i >= len(c) {
+				return append(rank, -1)
+			}
+			rank = append(rank, i)
+			cur = c[i]
+		default:
+			return append(rank, -1)
+		}
+	}
+	return rank
+}
+
+// plainValue converts a document value into the plain Go shapes the
+// validator understands.
+func plainValue(v any) any {
+	switch v := v.(type) {
+	case *Object:
+		m := make(map[string]any, v.Len())
+		for _, k := range v.keys {
+			m[k] = plainValue(v.vals[k])
+		}
+		return m
+	case []any:
+		l := make([]any, len(v))
+		for i, e := range v {
+			l[i] = plainValue(e)
+		}
+		return l
+	}
+	return v
+}

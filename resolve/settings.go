@@ -1,0 +1,316 @@
+package resolve
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// SettingsScope names where a settings file sits in the precedence order.
+type SettingsScope string
+
+// The settings scopes, lowest precedence first.
+const (
+	ScopeRemote       SettingsScope = "remote"
+	ScopeUser         SettingsScope = "user"
+	ScopeProject      SettingsScope = "project"
+	ScopeProjectLocal SettingsScope = "project-local"
+)
+
+// SettingsFile is one settings file that loaded without problems.
+type SettingsFile struct {
+	// Path is the file's absolute path.
+	Path  string
+	Scope SettingsScope
+	// Sources is the file's own profile_sources (nil when it declares
+	// none), with local paths made absolute.
+	Sources []Source
+}
+
+// LoadedSettings is the outcome of [LoadSettings].
+type LoadedSettings struct {
+	// Settings is the merge of Files over the built-in defaults.
+	Settings Settings
+	// Files are the files that loaded, lowest precedence first.
+	Files []SettingsFile
+	// Issues are every problem found, in upstream's order; a file with a
+	// problem contributes nothing.
+	Issues []*Issue
+}
+
+// Paths returns the paths of the loaded files in precedence order.
+func (l *LoadedSettings) Paths() []string {
+	paths := make([]string, len(l.Files))
+	for i, f := range l.Files {
+		paths[i] = f.Path
+	}
+	return paths
+}
+
+// fileSettings is one converted settings file; nil fields are absent.
+type fileSettings struct {
+	file           SettingsFile
+	defaultProfile *string
+	defaultAgent   *string
+	cacheDirectory *string
+	profileExport  *bool
+	profileSources []Source
+	hasSources     bool
+	remoteSettings []RemoteSettings
+	hasRemote      bool
+	customSettings *Object
+	startup        *Startup
+	enterprise     *Enterprise
+}
+
+// UserSettingsPath returns home/.outfitter/settings.yml.
+func UserSettingsPath(home string) string { return path.Join(home, ".outfitter", "settings.yml") }
+
+// LoadSettings loads the user, project and project-local settings files
+// and, when they are valid and declare remote_settings, the cached remote
+// settings files below them, and merges the lot. Missing files are skipped.
+// Problems with the files' contents are returned as issues; the error is
+// for a file that exists but cannot be read (a directory, say).
+func LoadSettings(fsys FS, home, project string) (*LoadedSettings, error) {
+	locals := []struct {
+		path  string
+		scope SettingsScope
+	}{
+		{UserSettingsPath(home), ScopeUser},
+		{path.Join(project, ".outfitter", "settings.yml"), ScopeProject},
+		{path.Join(project, ".outfitter", "local", "settings.yml"), ScopeProjectLocal},
+	}
+	var stack []*fileSettings
+	var localIssues []*Issue
+	for _, l := range locals {
+		f, issues, err := loadSettingsFile(fsys, l.path, l.scope)
+		if err != nil {
+			return nil, err
+		}
+		localIssues = append(localIssues, issues...)
+		if f != nil {
+			stack = append(stack, f)
+		}
+	}
+	merged := mergeSettings(stack)
+	if len(localIssues) > 0 || len(merged.RemoteSettings) == 0 {
+		return &LoadedSettings{Settings: merged, Files: files(stack), Issues: localIssues}, nil
+	}
+	var pathIssues, fileIssues []*Issue
+	var remotes []*fileSettings
+	for i, ref := range merged.RemoteSettings {
+		p, err := remoteSettingsPath(fsys, home, ref)
+		if err != nil {
+			pathIssues = append(pathIssues, &Issue{
+				File:    fmt.Sprintf("remote_settings[%d]", i),
+				Pointer: fmt.Sprintf("/remote_settings/%d/path", i),
+				Message: err.Error(),
+				Err:     err,
+			})
+			continue
+		}
+		f, issues, err := loadSettingsFile(fsys, p, ScopeRemote)
+		if err != nil {
+			return nil, err
+		}
+		fileIssues = append(fileIssues, issues...)
+		if f != nil {
+			remotes = append(remotes, f)
+		}
+	}
+	stack = append(remotes, stack...)
+	return &LoadedSettings{
+		Settings: mergeSettings(stack),
+		Files:    files(stack),
+		Issues:   append(pathIssues, fileIssues...),
+	}, nil
+}
+
+func files(stack []*fileSettings) []SettingsFile {
+	out := make([]SettingsFile, len(stack))
+	for i, f := range stack {
+		out[i] = f.file
+	}
+	return out
+}
+
+// remoteSettingsPath locates the cached file of a remote settings entry.
+func remoteSettingsPath(fsys FS, home string, ref RemoteSettings) (string, error) {
+	repo := repoCacheDir(home, repoURI(ref.URI, ref.GitHub), ref.Ref)
+	candidate, err := repoSubpath(repo, ref.Path)
+	if err != nil {
+		return "", err
+	}
+	if ref.Path != "settings.yml" || exists(fsys, candidate) {
+		return candidate, nil
+	}
+	if fallback := path.Join(repo, ".outfitter", "settings.yml"); exists(fsys, fallback) {
+		return fallback, nil
+	}
+	return candidate, nil
+}
+
+func exists(fsys FS, name string) bool {
+	_, err := vfs.Stat(fsys, name)
+	return err == nil
+}
+
+// loadSettingsFile reads, parses, validates and converts one file. A
+// missing file yields nothing; an unreadable one an error.
+func loadSettingsFile(fsys FS, name string, scope SettingsScope) (*fileSettings, []*Issue, error) {
+	if !exists(fsys, name) {
+		return nil, nil, nil
+	}
+	data, err := vfs.ReadFile(fsys, name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, nil
+		}
+		return nil, nil, fmt.Errorf("read settings: %w", err)
+	}
+	doc, err := parseYAML(data)
+	if err != nil {
+		return nil, []*Issue{{File: name, Pointer: name, Message: err.Error()}}, nil
+	}
+	if issues := validate(compiledSchemas().settings, doc, name); len(issues) > 0 {
+		return nil, issues, nil
+	}
+	return convertSettings(doc.(*Object), name, scope), nil, nil
+}
+
+// convertSettings builds the record of a validated settings document.
+func convertSettings(doc *Object, name string, scope SettingsScope) *fileSettings {
+	dir := path.Dir(name)
+	f := &fileSettings{file: SettingsFile{Path: name, Scope: scope}}
+	f.defaultProfile = stringField(doc, "default_profile")
+	f.defaultAgent = stringField(doc, "default_agent")
+	if c := stringField(doc, "cache_directory"); c != nil {
+		abs := absolute(dir, *c)
+		f.cacheDirectory = &abs
+	}
+	f.profileExport = boolField(doc, "profile_export")
+	if list, ok := doc.vals["profile_sources"].([]any); ok {
+		f.hasSources = true
+		f.profileSources = make([]Source, 0, len(list))
+		for _, e := range list {
+			f.profileSources = append(f.profileSources, convertSource(e.(*Object), dir))
+		}
+		f.file.Sources = f.profileSources
+	}
+	if list, ok := doc.vals["remote_settings"].([]any); ok {
+		f.hasRemote = true
+		f.remoteSettings = make([]RemoteSettings, 0, len(list))
+		for _, e := range list {
+			o := e.(*Object)
+			f.remoteSettings = append(f.remoteSettings, RemoteSettings{
+				URI: str(o, "uri"), GitHub: str(o, "github"), Ref: str(o, "ref"), Path: str(o, "path"),
+			})
+		}
+	}
+	if o, ok := doc.vals["custom_settings"].(*Object); ok {
+		f.customSettings = o
+	}
+	if o, ok := doc.vals["startup"].(*Object); ok {
+		f.startup = &Startup{ASCIIArt: boolField(o, "ascii_art")}
+	}
+	if o, ok := doc.vals["enterprise"].(*Object); ok {
+		f.enterprise = &Enterprise{PrivateProfileCatalogs: boolField(o, "private_profile_catalogs")}
+	}
+	return f
+}
+
+func convertSource(o *Object, dir string) Source {
+	s := Source{URI: str(o, "uri"), GitHub: str(o, "github"), Ref: str(o, "ref"), Path: str(o, "path")}
+	if !s.Remote() {
+		s.Path = absolute(dir, s.Path)
+	}
+	s.Only = stringList(o, "only")
+	s.Except = stringList(o, "except")
+	return s
+}
+
+// absolute resolves p against dir lexically, like Node's path.resolve.
+func absolute(dir, p string) string {
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	return path.Join(dir, p)
+}
+
+func str(o *Object, key string) string {
+	s, _ := o.vals[key].(string)
+	return s
+}
+
+func stringField(o *Object, key string) *string {
+	if s, ok := o.vals[key].(string); ok {
+		return &s
+	}
+	return nil
+}
+
+func boolField(o *Object, key string) *bool {
+	if b, ok := o.vals[key].(bool); ok {
+		return &b
+	}
+	return nil
+}
+
+func stringList(o *Object, key string) []string {
+	list, ok := o.vals[key].([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for _, v := range list {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// mergeSettings merges converted files, lowest precedence first, over the
+// built-in defaults.
+func mergeSettings(stack []*fileSettings) Settings {
+	s := Settings{
+		ProfileSources: []Source{},
+		RemoteSettings: []RemoteSettings{},
+		CustomSettings: NewObject(),
+	}
+	for _, f := range stack {
+		if f.defaultProfile != nil {
+			s.DefaultProfile = *f.defaultProfile
+		}
+		if f.defaultAgent != nil {
+			s.DefaultAgent = *f.defaultAgent
+		}
+		if f.cacheDirectory != nil {
+			s.CacheDirectory = *f.cacheDirectory
+		}
+		if f.profileExport != nil {
+			s.ProfileExport = f.profileExport
+		}
+		if f.hasSources {
+			s.ProfileSources = f.profileSources
+		}
+		if f.hasRemote {
+			s.RemoteSettings = f.remoteSettings
+		}
+		if f.customSettings != nil {
+			s.CustomSettings = mergeObjects(s.CustomSettings, f.customSettings, "", nil)
+		}
+		// Absent sub-keys are "no opinion" here; upstream erases the lower
+		// value instead (see the package documentation).
+		if f.startup != nil && f.startup.ASCIIArt != nil {
+			s.Startup.ASCIIArt = f.startup.ASCIIArt
+		}
+		if f.enterprise != nil && f.enterprise.PrivateProfileCatalogs != nil {
+			s.Enterprise.PrivateProfileCatalogs = f.enterprise.PrivateProfileCatalogs
+		}
+	}
+	return s
+}

@@ -1,0 +1,166 @@
+package resolve
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+var flatFilePattern = regexp.MustCompile(`^(.+)\.ya?ml$`)
+
+// MaterializeSources maps every configured source to its local directory
+// (see [SourceDirectory]) and tells whether that directory exists. The
+// first unsafe repository subpath stops it with a [*RemotePathError].
+func MaterializeSources(fsys FS, home string, sources []Source) ([]SourceDir, error) {
+	out := make([]SourceDir, 0, len(sources))
+	for _, s := range sources {
+		dir, err := SourceDirectory(home, s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, SourceDir{Source: s, Dir: dir, Synced: exists(fsys, dir)})
+	}
+	return out, nil
+}
+
+// LoadProfiles loads every profile of the given sources, in precedence
+// order (later = higher). Remote sources that were never synced contribute
+// nothing; every other problem is an issue, and loading continues.
+func LoadProfiles(fsys FS, sources []SourceDir) ([]Layer, []*Issue) {
+	var layers []Layer
+	var issues []*Issue
+	for _, s := range sources {
+		if s.Source.Remote() && !s.Synced {
+			continue
+		}
+		l, is := loadSource(fsys, s.Source, s.Dir)
+		layers = append(layers, l...)
+		issues = append(issues, is...)
+	}
+	return layers, issues
+}
+
+type candidate struct {
+	slug, file, folder, resourceRoot string
+	layout                           Layout
+}
+
+// loadSource scans one source directory.
+func loadSource(fsys FS, src Source, dir string) ([]Layer, []*Issue) {
+	info, err := vfs.Stat(fsys, dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, vfs.ErrNotDir) {
+			return nil, []*Issue{{File: dir, Message: "Profile source must be an existing directory."}}
+		}
+		return nil, []*Issue{{File: dir, Message: "Could not inspect profile source: " + err.Error(), Err: err}}
+	}
+	if !info.IsDir() {
+		return nil, []*Issue{{File: dir, Message: "Profile source must be an existing directory."}}
+	}
+	cands, err := candidates(fsys, dir)
+	if err != nil {
+		return nil, []*Issue{{File: dir, Message: "Could not read profile source entries: " + err.Error(), Err: err}}
+	}
+	var layers []Layer
+	var issues []*Issue
+	for _, c := range cands {
+		if !ValidID(c.slug) {
+			issues = append(issues, &Issue{File: c.file, Message: fmt.Sprintf("Profile slug '%s' is not a filesystem-safe Outfitter profile id.", c.slug)})
+			continue
+		}
+		data, err := vfs.ReadFile(fsys, c.file)
+		if err != nil {
+			issues = append(issues, &Issue{File: c.file, Message: "Could not read profile YAML: " + err.Error(), Err: err})
+			continue
+		}
+		p, issue := ParseProfile(data, c.slug, c.file)
+		if issue != nil {
+			issues = append(issues, issue)
+			continue
+		}
+		if !keep(src, p.ID) {
+			continue
+		}
+		layers = append(layers, Layer{
+			ID: p.ID, Source: src, SourceRoot: dir, FolderPath: c.folder,
+			ProfilePath: c.file, ResourceRoot: c.resourceRoot, Layout: c.layout, Profile: p,
+		})
+	}
+	return layers, issues
+}
+
+// candidates lists the profile files of a source in sorted-name order. Any
+// entry that cannot be stat'ed (a dangling link) fails the whole source.
+func candidates(fsys FS, dir string) ([]candidate, error) {
+	entries, err := vfs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	slices.SortFunc(names, compareUTF16)
+	infos := make([]fs.FileInfo, len(names))
+	for i, n := range names {
+		if infos[i], err = vfs.Stat(fsys, path.Join(dir, n)); err != nil {
+			return nil, err
+		}
+	}
+	var out []candidate
+	for i, n := range names {
+		entry := path.Join(dir, n)
+		switch {
+		case infos[i].IsDir():
+			file := path.Join(entry, "profile.yml")
+			if exists(fsys, file) {
+				out = append(out, candidate{slug: n, file: file, folder: entry, resourceRoot: entry, layout: LayoutDirectory})
+			}
+		case infos[i].Mode().IsRegular():
+			m := flatFilePattern.FindStringSubmatch(n)
+			if m != nil && m[1] != "profile" {
+				out = append(out, candidate{slug: m[1], file: entry, folder: dir, layout: LayoutFlatFile})
+			}
+		}
+	}
+	return out, nil
+}
+
+// compareUTF16 orders strings by UTF-16 code units, as JavaScript's
+// default sort does.
+func compareUTF16(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	for i := 0; i < len(ra) && i < len(rb); i++ {
+		if ra[i] == rb[i] {
+			continue
+		}
+		return utf16Key(ra[i]) - utf16Key(rb[i])
+	}
+	return len(ra) - len(rb)
+}
+
+// utf16Key maps a rune to an order-preserving key of its UTF-16 encoding:
+// supplementary runes (high surrogate first) sort after U+D7FF and before
+// U+E000.
+func utf16Key(r rune) int {
+	switch {
+	case r < 0xD800:
+		return int(r)
+	case r >= 0x10000:
+		return 0xD800 + int(r)
+	}
+	return int(r) + 0x110000
+}
+
+// keep applies a source's only and except filters to a parsed id.
+func keep(s Source, id string) bool {
+	if s.Only != nil && !slices.Contains(s.Only, id) {
+		return false
+	}
+	return s.Except == nil || !slices.Contains(s.Except, id)
+}
