@@ -53,7 +53,6 @@ func Strict(strict bool, agent string, warnings []string) error {
 	return &StrictError{Agent: agent, Warnings: slices.Clone(warnings)}
 }
 
-
 // Exit describes how the agent process ended.
 type Exit struct {
 	// Exited reports that the process exited on its own with Code.
