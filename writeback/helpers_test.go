@@ -117,3 +117,18 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// put writes files (or, for a value "-> target", links) below dir as an
+// agent would, creating parents as needed.
+func put(t *testing.T, fsys vfs.ReadWriteFS, dir string, entries map[string]string) {
+	t.Helper()
+	for rel, v := range entries {
+		name := path.Join(dir, rel)
+		must(t, vfs.MkdirAll(fsys, path.Dir(name), 0o755))
+		if target, ok := strings.CutPrefix(v, "-> "); ok {
+			must(t, vfs.Symlink(fsys, target, name))
+			continue
+		}
+		must(t, vfs.WriteFile(fsys, name, []byte(v), 0o644))
+	}
+}
