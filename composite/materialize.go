@@ -204,13 +204,22 @@ func materializeStatePath(fsys FS, root string, sp StatePath, cwd string) (strin
 // lstat uses Lstat when the FS has it; an FS without Lstat and without
 // symlinks cannot hold links, so Stat answers the same question.
 func lstat(fsys FS, name string) (fs.FileInfo, error) {
-	if _, ok := fsys.(vfs.LstatFS); ok {
-		return vfs.Lstat(fsys, name)
+	fi, err := vfs.Lstat(fsys, name)
+	if errors.Is(err, errors.ErrUnsupported) && !canLink(fsys, name) {
+		return fsys.Stat(name)
 	}
-	if _, ok := fsys.(vfs.SymlinkFS); ok {
-		return vfs.Lstat(fsys, name)
+	return fi, err
+}
+
+// canLink reports whether fsys may hold symbolic links: it has Symlink and
+// the call is not known to be unsupported.
+func canLink(fsys FS, name string) bool {
+	_, ok := fsys.(vfs.SymlinkFS)
+	if !ok {
+		return false
 	}
-	return fsys.Stat(name)
+	_, err := vfs.ReadLink(fsys, name)
+	return !errors.Is(err, errors.ErrUnsupported)
 }
 
 // initialContent is the content a missing source file is created with.

@@ -1,0 +1,415 @@
+package composite_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/outfitter-go/vfsim/composite"
+)
+
+func TestPiLaunchPlanExample(t *testing.T) {
+	t.Parallel()
+	w := world{profiles: map[string]string{"eng": `id: eng
+controls:
+  model: generic-model
+  provider: anthropic
+  environment: {GENERIC: "1"}
+  extensions: [npm:pi-subagents@1, ext-a]
+  skills: [skill-a]
+  prompt_template: template-a
+  system_prompt: base prompt
+  append_system_prompt: extra prompt
+  pi:
+    model: pi-model
+    thinking: medium
+    session_directory: /tmp/pi-sessions
+    args: [--share]
+    environment: {PI_ONLY: "1"}
+    extensions: [npm:pi-subagents@2]
+    skills: [skill-pi]
+`}}
+	_, r := w.mustPlan(t)
+	root := r.Composite.Root
+	want := composite.LaunchPlan{Command: "pi", Args: []string{
+		"--model", "pi-model", "--provider", "anthropic", "--thinking", "medium", "--session-dir", "/tmp/pi-sessions",
+		"--prompt-template", "template-a", "--system-prompt", "base prompt", "--append-system-prompt", "extra prompt",
+		"--extension", "npm:pi-subagents@2", "--extension", "ext-a",
+		"--skill", root + "/outfitter/plugin/skills/outfitter", "--skill", "skill-pi", "--skill", "skill-a", "--share",
+	}, Env: []composite.EnvVar{{Name: "GENERIC", Value: "1"}, {Name: "PI_ONLY", Value: "1"}, {Name: "PI_CODING_AGENT_DIR", Value: root}}}
+	if diff := cmp.Diff(want, r.Plan); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
+	wantWarnings := []string{
+		"Skill 'skill-a' does not resolve in any skills directory; passing it through as a path source.",
+		"Skill 'skill-pi' does not resolve in any skills directory; passing it through as a path source.",
+	}
+	if diff := cmp.Diff(wantWarnings, r.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+func TestClaudeLaunchPlanExample(t *testing.T) {
+	t.Parallel()
+	w := world{agent: "claude", passThrough: []string{"--verbose"}, profiles: map[string]string{"eng": `id: eng
+controls:
+  model: claude-sonnet-4-6
+  thinking: high
+  provider: anthropic
+  prompt_template: t
+  system_prompt: base prompt
+  append_system_prompt: extra prompt
+  extensions: [generic-plugin]
+  claude:
+    extensions: [claude-plugin]
+    args: [--permission-mode, plan]
+    unsupportedClaudeControl: x
+`}}
+	_, r := w.mustPlan(t)
+	root := r.Composite.Root
+	want := composite.LaunchPlan{Command: "claude", Args: []string{
+		"--model", "claude-sonnet-4-6", "--effort", "high", "--system-prompt", "base prompt",
+		"--append-system-prompt", "extra prompt", "--plugin-dir", "claude-plugin", "--plugin-dir", "generic-plugin",
+		"--permission-mode", "plan", "--plugin-dir", root + "/outfitter/plugin", "--verbose",
+	}, Env: []composite.EnvVar{{Name: "CLAUDE_CONFIG_DIR", Value: root}}}
+	if diff := cmp.Diff(want, r.Plan); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
+	wantWarnings := []string{
+		"claude adapter cannot translate requested control 'promptTemplate'.",
+		"claude adapter cannot translate requested control 'provider'.",
+		"claude adapter cannot translate requested control 'claude.unsupportedClaudeControl'.",
+	}
+	if diff := cmp.Diff(wantWarnings, r.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+func TestStatePersistenceValidation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, agent, persistence, want string
+	}{
+		{"unknown cannot be symlinked", "pi", "unknown: symlink", `state_persistence strategy 'symlink' is not allowed for "unknown"`},
+		{"inherited object keys are not declarations", "pi", "toString: warn", "state_persistence path 'toString' is not declared by the pi adapter"},
+		{"near miss", "pi", "setting.json: warn", "state_persistence path 'setting.json' is not declared by the pi adapter"},
+		{"claude settings cannot be discarded", "claude", "settings.json: discard", `state_persistence strategy 'discard' is not allowed for "settings.json"`},
+		{"pi key under claude", "claude", "auth.json: symlink", "state_persistence path 'auth.json' is not declared by the claude adapter"},
+		{"tmp cannot warn", "pi", "tmp/: warn", `state_persistence strategy 'warn' is not allowed for "tmp/"`},
+		{"claude undeclared file", "claude", "missing.json: warn", "state_persistence path 'missing.json' is not declared by the claude adapter"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := world{agent: tt.agent, profiles: map[string]string{"eng": "id: eng\nstate_persistence:\n  " + tt.persistence + "\n"}}
+			fsys := w.newFS(t)
+			_, err := w.plan(t, fsys)
+			var de *composite.DeclarationError
+			if !errors.As(err, &de) {
+				t.Fatalf("error %v, want a *DeclarationError", err)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("error %q, want %q", err, tt.want)
+			}
+			list, _ := fsys.ReadDir("/tmp")
+			if len(list) != 0 {
+				t.Errorf("the failed plan left %d entries in /tmp", len(list))
+			}
+		})
+	}
+}
+
+func TestStatePathSources(t *testing.T) {
+	t.Parallel()
+	w := world{agent: "claude", profiles: map[string]string{
+		"base": "id: base\n",
+		"eng": `id: eng
+inherits: [base]
+controls:
+  session_directory: /generic/sessions
+  claude:
+    session_directory: /claude/sessions
+state_persistence:
+  debug/: discard
+`},
+		files: map[string]string{
+			home + "/.outfitter/profiles/base/cli_specific/claude/settings.json": "{}",
+			home + "/.outfitter/profiles/eng/cli_specific/claude/settings.json":  "{}",
+			home + "/.outfitter/profiles/base/cli_specific/claude/commands/x.md": "x",
+		}}
+	_, r := w.mustPlan(t)
+	want := []composite.StatePath{
+		{RelativePath: "settings.json", Strategy: "symlink", SourcePath: home + "/.outfitter/profiles/eng/cli_specific/claude/settings.json"},
+		{RelativePath: "agents/", Strategy: "symlink", SourcePath: home + "/.claude/agents", Directory: true},
+		{RelativePath: "skills/", Strategy: "symlink", SourcePath: home + "/.claude/skills", Directory: true},
+		{RelativePath: "commands/", Strategy: "symlink", SourcePath: home + "/.outfitter/profiles/base/cli_specific/claude/commands", Directory: true},
+		{RelativePath: "plugins/", Strategy: "symlink", SourcePath: home + "/.claude/plugins", Directory: true},
+		{RelativePath: "projects/", Strategy: "symlink", SourcePath: "/claude/sessions", Directory: true},
+		{RelativePath: "debug/", Strategy: "discard", Directory: true},
+		{RelativePath: "unknown", Strategy: "warn"},
+	}
+	if diff := cmp.Diff(want, r.Composite.StatePaths); diff != "" {
+		t.Errorf("state paths (-want +got):\n%s", diff)
+	}
+}
+
+func TestPiSettingsReconciliation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, native string
+		want         string // "" when no reconciled file is generated
+	}{
+		{"duplicate package dropped", `{"packages":["npm:pi-subagents",{"source":"npm:kept-package"}],"theme":"dark"}`,
+			"{\n  \"packages\": [\n    {\n      \"source\": \"npm:kept-package\"\n    }\n  ],\n  \"theme\": \"dark\"\n}\n"},
+		{"no duplicate", `{"packages":["npm:other"]}`, ""},
+		{"invalid JSON", `{"packages":`, ""},
+		{"not an object", `["npm:pi-subagents"]`, ""},
+		{"packages not an array", `{"packages":"npm:pi-subagents"}`, ""},
+		{"non-string sources kept", `{"packages":[null,{"source":42},["npm:pi-subagents"],"npm:pi-subagents@9"]}`,
+			"{\n  \"packages\": [\n    null,\n    {\n      \"source\": 42\n    },\n    [\n      \"npm:pi-subagents\"\n    ]\n  ]\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			native := home + "/.pi/agent/settings.json"
+			w := world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  pi:\n    extensions: [npm:pi-subagents@2]\n"},
+				files: map[string]string{native: tt.native}}
+			fsys, r := w.mustPlan(t)
+			f, ok := file(t, r.Composite, "settings.json")
+			sp, _ := r.Composite.StatePath("settings.json")
+			if tt.want == "" {
+				if ok {
+					t.Fatalf("generated settings.json %q, want none", f.Content)
+				}
+				if sp.Strategy != composite.StrategySymlink || sp.SourcePath != native {
+					t.Errorf("state path %+v, want a symlink to %s", sp, native)
+				}
+				return
+			}
+			if !ok {
+				t.Fatal("no reconciled settings.json")
+			}
+			if diff := cmp.Diff(tt.want, f.Content); diff != "" {
+				t.Errorf("content (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(composite.StatePath{RelativePath: "settings.json", Strategy: "discard"}, sp); diff != "" {
+				t.Errorf("state path (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{native, home + "/.outfitter/profiles/eng/profile.yml"}, f.SourceInputs); diff != "" {
+				t.Errorf("inputs (-want +got):\n%s", diff)
+			}
+			if _, err := r.Materialize(); err != nil {
+				t.Fatal(err)
+			}
+			if got := readFile(t, fsys, native); got != tt.native {
+				t.Errorf("native settings changed to %q", got)
+			}
+		})
+	}
+}
+
+func TestPiSettingsUnreadable(t *testing.T) {
+	t.Parallel()
+	w := world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  extensions: [npm:a]\n"},
+		files: map[string]string{home + "/.pi/agent/settings.json/x": ""}}
+	fsys := w.newFS(t)
+	_, err := w.plan(t, fsys)
+	var re *composite.ReadError
+	if !errors.As(err, &re) || !strings.HasPrefix(err.Error(), "Could not read pi settings file '"+home+"/.pi/agent/settings.json': ") {
+		t.Fatalf("error %v, want Could not read pi settings file", err)
+	}
+}
+
+func TestPiKeybindings(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, source, want, wantErr string
+	}{
+		{"spec example",
+			`{"cycleThinkingLevel":["shift+tab","alt+x"],"app.thinking.cycle":["shift+tab","alt+t"],"app.model.select":"shift+ctrl+t","custom.mode":"shift+tab"}`,
+			"{\n  \"app.thinking.cycle\": [\n    \"alt+x\",\n    \"alt+t\",\n    \"ctrl+shift+t\"\n  ],\n  \"app.model.select\": [],\n  \"custom.mode\": []\n}\n", ""},
+		{"no source", "", "{\n  \"app.thinking.cycle\": [\n    \"ctrl+shift+t\"\n  ]\n}\n", ""},
+		{"invalid values and duplicates", `{"a":["Alt+X","x+ALT",3],"b":["alt+y","ALT+Y"],"c":{"k":1}}`,
+			"{\n  \"b\": [\n    \"alt+y\"\n  ],\n  \"app.thinking.cycle\": [\n    \"ctrl+shift+t\"\n  ]\n}\n", ""},
+		{"malformed", `{`, "", "Could not parse pi keybindings file '" + home + "/.pi/agent/keybindings.json': "},
+		{"not an object", `[]`, "", "Pi keybindings file '" + home + "/.pi/agent/keybindings.json' must contain a JSON object."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := world{profiles: map[string]string{"eng": "id: eng\n"}}
+			if tt.source != "" {
+				w.files = map[string]string{home + "/.pi/agent/keybindings.json": tt.source}
+			}
+			fsys := w.newFS(t)
+			r, err := w.plan(t, fsys)
+			if tt.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want prefix %q", err, tt.wantErr)
+				}
+				return
+			}
+			must(t, err)
+			f, _ := file(t, r.Composite, "keybindings.json")
+			if diff := cmp.Diff(tt.want, f.Content); diff != "" {
+				t.Errorf("content (-want +got):\n%s", diff)
+			}
+			sp, _ := r.Composite.StatePath("keybindings.json")
+			if diff := cmp.Diff(composite.StatePath{RelativePath: "keybindings.json", Strategy: "discard"}, sp); diff != "" {
+				t.Errorf("state path (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPiMCPMerge(t *testing.T) {
+	t.Parallel()
+	base := `{"mcpServers":{"shared":{"command":"base","args":["--b"]},"baseOnly":{"command":"b"}},` +
+		`"labels":[{"name":"x","v":1},{"v":2},"s"],"nested":{"a":1,"deep":{"k":"base"}},"scalar":1}`
+	high := `{"mcpServers":{"shared":{"command":"explicit"},"explicitOnly":{"command":"e"}},` +
+		`"labels":[{"v":2},{"name":"x","v":3}],"nested":{"deep":{"j":"high"}},"scalar":["now","array"]}`
+	tests := []struct {
+		name     string
+		fragment string
+		want     string
+		wantErr  string
+	}{
+		{"merge", high, `{
+  "mcpServers": {
+    "shared": {
+      "command": "explicit"
+    },
+    "baseOnly": {
+      "command": "b"
+    },
+    "explicitOnly": {
+      "command": "e"
+    }
+  },
+  "labels": [
+    "s",
+    {
+      "v": 2
+    },
+    {
+      "name": "x",
+      "v": 3
+    }
+  ],
+  "nested": {
+    "a": 1,
+    "deep": {
+      "k": "base",
+      "j": "high"
+    }
+  },
+  "scalar": [
+    "now",
+    "array"
+  ]
+}
+`, ""},
+		{"invalid JSON", `{`, "", "Pi MCP config '" + home + "/.outfitter/profiles/eng/cli_specific/pi/.mcp.json' must contain valid JSON."},
+		{"not an object", `[]`, "", "Pi MCP config '" + home + "/.outfitter/profiles/eng/cli_specific/pi/.mcp.json' must contain a JSON object."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := world{profiles: map[string]string{"base": "id: base\n", "eng": "id: eng\ninherits: [base]\n"},
+				files: map[string]string{
+					home + "/.outfitter/profiles/base/cli_specific/pi/.mcp.json": base,
+					home + "/.outfitter/profiles/eng/cli_specific/pi/.mcp.json":  tt.fragment,
+				}}
+			fsys := w.newFS(t)
+			r, err := w.plan(t, fsys)
+			if tt.wantErr != "" {
+				var me *composite.MCPError
+				if !errors.As(err, &me) || err.Error() != tt.wantErr {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			must(t, err)
+			f, ok := file(t, r.Composite, ".mcp.json")
+			if !ok {
+				t.Fatal("no .mcp.json")
+			}
+			if diff := cmp.Diff(tt.want, f.Content); diff != "" {
+				t.Errorf("content (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestUnknownAgent(t *testing.T) {
+	t.Parallel()
+	_, err := composite.Lookup("other")
+	if err == nil || err.Error() != "Unknown agent 'other'. Expected one of: pi, claude." {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func TestStrictFailsBeforeWriting(t *testing.T) {
+	t.Parallel()
+	w := world{agent: "claude", strict: true, profiles: map[string]string{"eng": "id: eng\ncontrols:\n  provider: p\n"}}
+	fsys := w.newFS(t)
+	_, err := w.plan(t, fsys)
+	var se *composite.StrictError
+	if !errors.As(err, &se) || err.Error() != "Strict failed for claude: claude adapter cannot translate requested control 'provider'." {
+		t.Fatalf("error %v", err)
+	}
+	if list, _ := fsys.ReadDir("/tmp"); len(list) != 0 {
+		t.Errorf("strict failure left %d roots", len(list))
+	}
+}
+
+func TestDeepWorkAndDiscoveredSkills(t *testing.T) {
+	t.Parallel()
+	eng := home + "/.outfitter/profiles/eng"
+	w := world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  environment: {DEEPWORK_ADDITIONAL_JOBS_FOLDERS: /ext}\n"},
+		files: map[string]string{
+			eng + "/deepwork/jobs/j/job.yml":                 "name: j\n",
+			eng + "/cli_specific/pi/deepwork/jobs/k/job.yml": "name: k\n",
+			eng + "/skills/b/SKILL.md":                       "---\nname: b\n---\n",
+			eng + "/skills/a/SKILL.md":                       "---\nname: a\n---\n",
+			eng + "/skills/nope/README.md":                   "",
+		}}
+	_, r := w.mustPlan(t)
+	root := r.Composite.Root
+	want := composite.LaunchPlan{Command: "pi", Args: []string{
+		"--skill", root + "/outfitter/plugin/skills/outfitter", "--skill", eng + "/skills/a", "--skill", eng + "/skills/b",
+	}, Env: []composite.EnvVar{
+		{Name: "DEEPWORK_ADDITIONAL_JOBS_FOLDERS", Value: eng + "/deepwork/jobs:" + eng + "/cli_specific/pi/deepwork/jobs"},
+		{Name: "PI_CODING_AGENT_DIR", Value: root},
+	}}
+	if diff := cmp.Diff(want, r.Plan); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
+}
+
+func TestCatalogSkills(t *testing.T) {
+	t.Parallel()
+	w := world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  skills: [deploy-review, ./local/path]\n"},
+		files: map[string]string{
+			project + "/.outfitter/skills/deploy-review/SKILL.md":     "---\nname: deploy-review\n---\n",
+			project + "/.outfitter/skills/deploy-review/notes/tip.md": "tip",
+		}}
+	fsys, r := w.mustPlan(t)
+	root := r.Composite.Root
+	if got := readFile(t, fsys, root+"/outfitter/skills/deploy-review/notes/tip.md"); got != "tip" {
+		t.Errorf("copied skill file %q", got)
+	}
+	wantArgs := []string{"--skill", root + "/outfitter/plugin/skills/outfitter", "--skill", root + "/outfitter/skills/deploy-review", "--skill", "./local/path"}
+	if diff := cmp.Diff(wantArgs, r.Plan.Args); diff != "" {
+		t.Errorf("args (-want +got):\n%s", diff)
+	}
+	f, _ := file(t, r.Composite, "outfitter/profile.json")
+	if !strings.Contains(f.Content, root+"/outfitter/skills/deploy-review") {
+		t.Errorf("profile.json does not show the resolved skill:\n%s", f.Content)
+	}
+	if len(r.Warnings) != 0 {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+}

@@ -1,0 +1,97 @@
+package composite_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"path"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+const (
+	home    = "/h"
+	project = "/p"
+)
+
+// world describes a small machine: profiles in the user source, other
+// files by absolute path.
+type world struct {
+	profiles    map[string]string
+	files       map[string]string
+	selected    string
+	agent       string
+	passThrough []string
+	strict      bool
+	opts        composite.Options
+}
+
+// newFS writes the world into a fresh MemFS.
+func (w world) newFS(t testing.TB) *vfs.MemFS {
+	t.Helper()
+	fsys := vfs.NewMemFS(vfs.MemOptions{})
+	write := func(name, content string) {
+		must(t, fsys.MkdirAll(path.Dir(name), 0o755))
+		must(t, fsys.WriteFile(name, []byte(content), 0o644))
+	}
+	must(t, fsys.MkdirAll("/tmp", 0o1777))
+	must(t, fsys.MkdirAll(project, 0o755))
+	write(home+"/.outfitter/settings.yml", "default_profile: eng\nprofile_sources:\n  - path: ./profiles\n")
+	for id, doc := range w.profiles {
+		write(home+"/.outfitter/profiles/"+id+"/profile.yml", doc)
+	}
+	for name, content := range w.files {
+		write(name, content)
+	}
+	return fsys
+}
+
+// plan resolves the world's profile and plans the run.
+func (w world) plan(t testing.TB, fsys composite.FS) (*composite.Run, error) {
+	t.Helper()
+	mem := fsys
+	if f, ok := fsys.(interface{ Inner() vfs.FS }); ok {
+		mem = f.Inner().(composite.FS)
+	}
+	res, err := resolve.Load(mem.(resolve.FS), resolve.Options{Home: home, Project: project, ProfileID: w.selected, AgentID: w.agent})
+	if err != nil {
+		t.Fatalf("resolve: %v", err)
+	}
+	opts := w.opts
+	if opts.Rand == nil {
+		opts.Rand = rand.NewChaCha8([32]byte{7})
+	}
+	opts.NoSweep = true
+	return composite.Plan(fsys, composite.Request{Result: res, PassThrough: w.passThrough, Strict: w.strict}, opts)
+}
+
+// mustPlan plans and fails the test on error.
+func (w world) mustPlan(t testing.TB) (*vfs.MemFS, *composite.Run) {
+	t.Helper()
+	fsys := w.newFS(t)
+	r, err := w.plan(t, fsys)
+	if err != nil {
+		t.Fatalf("plan: %v", err)
+	}
+	return fsys, r
+}
+
+// file returns the content of the planned generated file rel.
+func file(t testing.TB, c *composite.Composite, rel string) (composite.File, bool) {
+	t.Helper()
+	for _, f := range c.Files {
+		if f.RelativePath == rel {
+			return f, true
+		}
+	}
+	return composite.File{}, false
+}
+
+func readFile(t testing.TB, fsys vfs.FS, name string) string {
+	t.Helper()
+	data, err := vfs.ReadFile(fsys, name)
+	must(t, err)
+	return string(bytes.Clone(data))
+}
