@@ -29,9 +29,9 @@ func TestWorkedExample(t *testing.T) {
 		}
 	}
 	durable := vfstest.Tree{
-		"home/u/.outfitter/profiles/default/profile.yml":                  vfstest.File("state_persistence:\n  cache/: warn\n  mcp.json: prompt\n  unknown: warn\n"),
+		"home/u/.outfitter/profiles/default/profile.yml":                   vfstest.File("state_persistence:\n  cache/: warn\n  mcp.json: prompt\n  unknown: warn\n"),
 		"home/u/.outfitter/profiles/default/cli_specific/pi/settings.json": vfstest.File(`{"theme":"dark"}`),
-		"home/u/.pi/agent/auth.json":                                      vfstest.File("token"),
+		"home/u/.pi/agent/auth.json":                                       vfstest.File("token"),
 	}
 	fsys := materialize(t, durable, generated, paths)
 	baseline, err := writeback.Snapshot(fsys, root, paths)
@@ -171,11 +171,11 @@ func TestHandlePrompt(t *testing.T) {
 			wantFiles: map[string]string{home + "/.outfitter/profiles/no-block.yml": "# header\nlabel: X\nstate_persistence:\n  mcp.json: symlink\n  plugins/: symlink\n"},
 		},
 		{
-			name:    "always, remote profile",
-			choices: map[string]writeback.Choice{"mcp.json": writeback.ChoiceAlways, "plugins/": writeback.ChoiceDiscard},
-			profile: writeback.Profile{ID: "default", File: home + "/.outfitter/profiles/default.yml", Remote: true},
-			decls:   []composite.Declaration{{Key: "mcp.json", Allowed: []composite.Strategy{composite.StrategySymlink}}},
-			wantWarn: []string{"Cannot record the always-persist choice for 'mcp.json' because profile 'default' is not a local profile file; the write was persisted once."},
+			name:        "always, remote profile",
+			choices:     map[string]writeback.Choice{"mcp.json": writeback.ChoiceAlways, "plugins/": writeback.ChoiceDiscard},
+			profile:     writeback.Profile{ID: "default", File: home + "/.outfitter/profiles/default.yml", Remote: true},
+			decls:       []composite.Declaration{{Key: "mcp.json", Allowed: []composite.Strategy{composite.StrategySymlink}}},
+			wantWarn:    []string{"Cannot record the always-persist choice for 'mcp.json' because profile 'default' is not a local profile file; the write was persisted once."},
 			wantNotices: []string{"Persisted pi state write 'mcp.json' to " + mcp + ".", "Discarded pi state write to 'plugins/'."},
 			wantWrites:  []writeback.Write{{Kind: writeback.WritePersist, Path: "mcp.json", Target: mcp}},
 			wantFiles:   map[string]string{home + "/.outfitter/profiles/default.yml": "# my profile\nid: default # the id\nstate_persistence:\n  mcp.json: prompt # ask me\n"},
