@@ -1,0 +1,150 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// Report is the run report of one scenario (the vfsim run --json format):
+// every run's launch, composite at launch, warnings, error and exit code,
+// and the durable difference of the whole fixture tree.
+type Report struct {
+	// Scenario is the scenario's name.
+	Scenario string `json:"scenario"`
+	// Runs holds one report per run, in order.
+	Runs []RunReport `json:"runs"`
+	// Durable is the difference of the fixture tree (composite roots
+	// excluded) between load, after the before ops, and the end of the
+	// last run; paths are relative to <fixture>.
+	Durable fixtures.DeltaJSON `json:"durable"`
+}
+
+// RunReport is the report of one run. Launch-time fields are present
+// whenever the run got as far as the launch.
+type RunReport struct {
+	ProfileID         string                        `json:"profileId,omitempty"`
+	AgentID           string                        `json:"agentId,omitempty"`
+	Launch            *Launch                       `json:"launch,omitempty"`
+	GeneratedProfile  json.RawMessage               `json:"generatedProfile,omitempty"`
+	Summary           *Summary                      `json:"summary,omitempty"`
+	CompositeAtLaunch map[string]fixtures.EntryJSON `json:"compositeAtLaunch,omitempty"`
+	Warnings          []string                      `json:"warnings"`
+	Error             *string                       `json:"error"`
+	ExitCode          int                           `json:"exitCode"`
+}
+
+// Launch is the tokenized launch plan of a run.
+type Launch struct {
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+	Env     Env      `json:"env"`
+}
+
+// Env is an ordered environment; its JSON is an object in plan order.
+type Env []composite.EnvVar
+
+// MarshalJSON writes the variables as an object, in order.
+func (e Env) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, v := range e {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(v.Name)
+		val, _ := json.Marshal(v.Value)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(val)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Summary is the launch summary of a run, the shape of the upstream
+// fixtures' composite-profile-summary.json files.
+type Summary struct {
+	LaunchCommand        string            `json:"launchCommand"`
+	LaunchArgs           []string          `json:"launchArgs"`
+	LaunchEnv            Env               `json:"launchEnv"`
+	GeneratedProfile     json.RawMessage   `json:"generatedProfile,omitempty"`
+	StateTargets         map[string]string `json:"stateTargets"`
+	MCPConfig            json.RawMessage   `json:"mcpConfig,omitempty"`
+	GeneratedKeybindings json.RawMessage   `json:"generatedKeybindings,omitempty"`
+	NativeModels         json.RawMessage   `json:"nativeModels,omitempty"`
+}
+
+// runReport builds the report of one run.
+func runReport(r *Result) RunReport {
+	rr := RunReport{ProfileID: r.ProfileID, AgentID: r.AgentID, Warnings: r.Warnings, ExitCode: r.ExitCode}
+	if rr.Warnings == nil {
+		rr.Warnings = []string{}
+	}
+	if r.Err != nil {
+		msg := r.Err.Error()
+		rr.Error = &msg
+	}
+	if !r.Launched {
+		return rr
+	}
+	tok := fixtures.Tokens{Composite: r.Root}
+	env := make(Env, len(r.Plan.Env))
+	for i, v := range r.Plan.Env {
+		env[i] = composite.EnvVar{Name: v.Name, Value: tok.Tokenize(v.Value)}
+	}
+	args := tok.TokenizeAll(r.Plan.Args)
+	if args == nil {
+		args = []string{}
+	}
+	rr.Launch = &Launch{Command: r.Plan.Command, Args: args, Env: env}
+	rr.GeneratedProfile = rawJSON(r.GeneratedProfile)
+	rr.CompositeAtLaunch = fixtures.ProjectTree(r.AtLaunch, tok)
+	s := &Summary{
+		LaunchCommand: r.Plan.Command, LaunchArgs: args, LaunchEnv: env,
+		GeneratedProfile: rr.GeneratedProfile, StateTargets: map[string]string{},
+	}
+	for p, e := range r.AtLaunch {
+		if e.Type == vfs.TypeSymlink {
+			s.StateTargets[strings.TrimSuffix(p, "/")] = tok.Tokenize(e.Target)
+		}
+	}
+	if e, ok := r.AtLaunch[".mcp.json"]; ok && e.Type == vfs.TypeFile {
+		s.MCPConfig = rawJSON(e.Data)
+	}
+	if e, ok := r.AtLaunch["keybindings.json"]; ok && e.Type == vfs.TypeFile {
+		s.GeneratedKeybindings = rawJSON(e.Data)
+	}
+	if r.AgentID == "pi" {
+		s.NativeModels = rawJSON(r.nativeModels)
+	}
+	rr.Summary = s
+	return rr
+}
+
+// rawJSON returns data as a JSON value, or nil when it is not JSON.
+func rawJSON(data []byte) json.RawMessage {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || !json.Valid(data) {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, data); err != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
+// mustJSON encodes a value of this package's own types, which cannot fail.
+func mustJSON(v any) []byte {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("sim: encoding a report value: %v", err))
+	}
+	return data
+}

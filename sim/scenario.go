@@ -1,0 +1,161 @@
+package sim
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// ScenarioOptions configures [Run]. The zero value is deterministic: the
+// random source is seeded from the scenario's name, the clock is the
+// fixtures' load time.
+type ScenarioOptions struct {
+	Options
+	// Seed, when not zero, seeds the random source instead of the
+	// scenario's name.
+	Seed uint64
+	// Agent, when not nil, replaces the scenario's scripted agent (the
+	// scenario's ops are then not run).
+	Agent func(run fixtures.Run) Agent
+}
+
+// Mismatch is one failed expectation of a scenario: a run's (Run ≥ 0) or
+// the after checks' (Run = -1).
+type Mismatch struct {
+	// Scenario is the scenario's name.
+	Scenario string
+	// Run is the run's index, or -1 for the after checks.
+	Run int
+	fixtures.Mismatch
+}
+
+// String names the scenario, the run and the field, with the difference.
+func (m Mismatch) String() string {
+	where := "after"
+	if m.Run >= 0 {
+		where = fmt.Sprintf("run %d", m.Run)
+	}
+	return fmt.Sprintf("%s: %s: %s", m.Scenario, where, m.Mismatch.String())
+}
+
+// Outcome is the result of running a scenario.
+type Outcome struct {
+	// Report is the run report.
+	Report *Report
+	// Results are the engine results, one per run.
+	Results []*Result
+	// Mismatches are the expectations that did not hold, in order.
+	Mismatches []Mismatch
+	// FS is the fixture's file system after the last run.
+	FS *vfs.MemFS
+}
+
+// Run runs a scenario on a private clone of the fixture: the before ops,
+// every run in order on the same tree (each with the scripted agent of its
+// ops), then the after checks; it compares every run with its
+// expectations and reports the durable difference. The error is for a
+// scenario that cannot be run (a before op that fails, an expected file
+// that is missing); failed expectations are mismatches.
+func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts ScenarioOptions) (*Outcome, error) {
+	if fx == nil || sc == nil {
+		panic("sim: Run needs a fixture and a scenario")
+	}
+	fsys := fx.Clone()
+	// The simulated machine has a temporary directory, like any machine.
+	tmp := opts.TempDir
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	if err := fsys.MkdirAll(tmp, 0o777|fs.ModeSticky); err != nil {
+		return nil, fmt.Errorf("scenario %s: create %s: %w", sc.Name, tmp, err)
+	}
+	if err := sc.ApplyBefore(fsys); err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
+	pristine := fsys.Clone()
+	o := opts.Options
+	if o.Rand == nil {
+		seed := opts.Seed
+		if seed == 0 {
+			h := fnv.New64a()
+			h.Write([]byte(sc.Name))
+			seed = h.Sum64()
+		}
+		var key [32]byte
+		binary.LittleEndian.PutUint64(key[:], seed)
+		o.Rand = rand.NewChaCha8(key)
+	}
+	if o.Clock == nil {
+		o.Clock = fixtures.LoadTime
+	}
+	out := &Outcome{Report: &Report{Scenario: sc.Name, Runs: []RunReport{}}, FS: fsys}
+	for i, run := range sc.Runs {
+		spec := Spec{
+			Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot,
+			Agent: run.Agent, Profile: run.Profile, Strict: run.Strict,
+			Args: run.Args, Interactive: run.Interactive,
+		}
+		var agent Agent = Script{Ops: run.Ops}
+		if opts.Agent != nil {
+			agent = opts.Agent(run)
+		}
+		ro := o
+		if ro.Prompter == nil && len(run.Answers) > 0 {
+			ro.Prompter = scriptedPrompter(run.Answers)
+		}
+		res := Execute(ctx, fsys, spec, agent, ro)
+		out.Results = append(out.Results, res)
+		out.Report.Runs = append(out.Report.Runs, runReport(res))
+		ms, err := fx.CheckRun(run.Expect, outcomeOf(res, out.Report.Runs[i]))
+		if err != nil {
+			return nil, fmt.Errorf("scenario %s: run %d: %w", sc.Name, i, err)
+		}
+		for _, m := range ms {
+			out.Mismatches = append(out.Mismatches, Mismatch{Scenario: sc.Name, Run: i, Mismatch: m})
+		}
+	}
+	for _, m := range sc.CheckAfter(fsys, pristine) {
+		out.Mismatches = append(out.Mismatches, Mismatch{Scenario: sc.Name, Run: -1, Mismatch: m})
+	}
+	before, err := fixtures.SnapshotDurable(pristine)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: durable snapshot: %w", sc.Name, err)
+	}
+	after, err := fixtures.SnapshotDurable(fsys)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: durable snapshot: %w", sc.Name, err)
+	}
+	out.Report.Durable = fixtures.ProjectDelta(vfs.Diff(before, after), fixtures.Tokens{})
+	return out, nil
+}
+
+// outcomeOf is the view of a run that expectations compare.
+func outcomeOf(r *Result, rr RunReport) fixtures.Outcome {
+	o := fixtures.Outcome{ProfileID: r.ProfileID, AgentID: r.AgentID, ExitCode: r.ExitCode, Warnings: r.Warnings, Err: r.Err}
+	if rr.Summary != nil {
+		if v, err := fixtures.DecodeJSON(mustJSON(rr.Summary)); err == nil {
+			o.Summary, _ = v.(map[string]any)
+		}
+	}
+	return o
+}
+
+// Passed reports whether every expectation held.
+func (o *Outcome) Passed() bool { return len(o.Mismatches) == 0 }
+
+// Failure describes the mismatches, one per line.
+func (o *Outcome) Failure() string {
+	var b strings.Builder
+	for _, m := range o.Mismatches {
+		b.WriteString(m.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
