@@ -1,0 +1,336 @@
+package composite_test
+
+import (
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/afero"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/aferofs"
+)
+
+const root = "/tmp/outfitter-eng-pi-abcdef"
+
+func memWithRoot(t testing.TB) *vfs.MemFS {
+	t.Helper()
+	fsys := vfs.NewMemFS(vfs.MemOptions{})
+	must(t, fsys.MkdirAll(root, 0o700))
+	return fsys
+}
+
+func TestWriteRefusesEscapes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		c    composite.Composite
+		want string
+	}{
+		{"file above the root", composite.Composite{Files: []composite.File{{RelativePath: "../x"}}},
+			"CompositeProfile file output path '/tmp/x' must stay under compositeProfile root '" + root + "'."},
+		{"file named ..foo", composite.Composite{Files: []composite.File{{RelativePath: "..foo"}}},
+			"CompositeProfile file output path '" + root + "/..foo' must stay under compositeProfile root '" + root + "'."},
+		{"absolute file elsewhere", composite.Composite{Files: []composite.File{{RelativePath: "/etc/x"}}},
+			"CompositeProfile file output path '/etc/x' must stay under compositeProfile root '" + root + "'."},
+		{"state path above the root", composite.Composite{StatePaths: []composite.StatePath{{RelativePath: "../outside.txt", Strategy: "warn"}}},
+			"State path '../outside.txt' must stay under compositeProfile root '" + root + "'."},
+		{"state path is the parent", composite.Composite{StatePaths: []composite.StatePath{{RelativePath: "../", Strategy: "warn", Directory: true}}},
+			"State path '../' must stay under compositeProfile root '" + root + "'."},
+		{"symlink without source", composite.Composite{StatePaths: []composite.StatePath{{RelativePath: "auth.json", Strategy: "symlink"}}},
+			"State path 'auth.json' uses symlink without a source path."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fsys := memWithRoot(t)
+			c := tt.c
+			c.Root = root
+			_, err := composite.Write(fsys, &c, composite.WriteOptions{})
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWriteStatePaths(t *testing.T) {
+	t.Parallel()
+	fsys := memWithRoot(t)
+	must(t, fsys.MkdirAll("/src", 0o755))
+	must(t, fsys.WriteFile("/src/mcp.json", []byte(" \n"), 0o644))
+	must(t, fsys.Symlink("/nowhere", root+"/auth.json"))
+	c := &composite.Composite{Root: root,
+		Files: []composite.File{{RelativePath: "settings.json", Content: "generated"}, {RelativePath: "outfitter/profile.json", Content: "{}\n"}},
+		StatePaths: []composite.StatePath{
+			{RelativePath: "auth.json", Strategy: "symlink", SourcePath: "/src/auth.json"},
+			{RelativePath: "settings.json", Strategy: "symlink", SourcePath: "/src/settings.json"},
+			{RelativePath: "mcp.json", Strategy: "symlink", SourcePath: "/src/mcp.json"},
+			{RelativePath: "models.json", Strategy: "symlink", SourcePath: "/src/models.json"},
+			{RelativePath: "trust.json", Strategy: "prompt", SourcePath: "/src/trust.json"},
+			{RelativePath: "plugins/", Strategy: "symlink", SourcePath: "/src/plugins", Directory: true},
+			{RelativePath: "..cache", Strategy: "warn"},
+			{RelativePath: "logs/cache/", Strategy: "warn", Directory: true},
+			{RelativePath: "sessions/", Strategy: "discard", Directory: true},
+			{RelativePath: "unknown", Strategy: "warn"},
+		}}
+	warnings, err := composite.Write(fsys, c, composite.WriteOptions{})
+	must(t, err)
+	if len(warnings) != 0 {
+		t.Errorf("warnings %q", warnings)
+	}
+	tree, err := vfs.Snapshot(fsys, root)
+	must(t, err)
+	got := map[string]string{}
+	for p, e := range tree {
+		got[p] = string(e.Type) + " " + e.Target + string(e.Data)
+	}
+	want := map[string]string{
+		"auth.json":              "symlink /src/auth.json",
+		"settings.json":          "symlink /src/settings.json",
+		"mcp.json":               "symlink /src/mcp.json",
+		"models.json":            "symlink /src/models.json",
+		"plugins":                "symlink /src/plugins",
+		"logs":                   "dir ",
+		"logs/cache":             "dir ",
+		"sessions":               "dir ",
+		"outfitter":              "dir ",
+		"outfitter/profile.json": "file {}\n",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("composite (-want +got):\n%s", diff)
+	}
+	src, err := vfs.Snapshot(fsys, "/src")
+	must(t, err)
+	gotSrc := map[string]string{}
+	for p, e := range src {
+		gotSrc[p] = string(e.Type) + " " + string(e.Data)
+	}
+	wantSrc := map[string]string{
+		"auth.json":     "file ",
+		"settings.json": "file ",
+		"mcp.json":      "file {}\n",
+		"models.json":   "file {\"providers\":{}}\n",
+		"plugins":       "dir ",
+	}
+	if diff := cmp.Diff(wantSrc, gotSrc); diff != "" {
+		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+}
+
+func TestEnsureSourceMismatch(t *testing.T) {
+	t.Parallel()
+	fsys := memWithRoot(t)
+	must(t, fsys.MkdirAll("/src/dir", 0o755))
+	must(t, fsys.WriteFile("/src/file", nil, 0o644))
+	tests := []struct {
+		name, source string
+		directory    bool
+		want         string
+	}{
+		{"file where a directory is declared", "/src/file", true, "State source path '/src/file' must be a directory."},
+		{"directory where a file is declared", "/src/dir", false, "State source path '/src/dir' must be a file."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := composite.EnsureSource(fsys, tt.source, tt.directory)
+			var se *composite.StateError
+			if !errors.As(err, &se) || err.Error() != tt.want {
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWriteRealDirectoryAtSymlinkOutput(t *testing.T) {
+	t.Parallel()
+	fsys := memWithRoot(t)
+	must(t, fsys.MkdirAll(root+"/plugins", 0o755))
+	c := &composite.Composite{Root: root, StatePaths: []composite.StatePath{{RelativePath: "plugins/", Strategy: "symlink", SourcePath: "/src/plugins", Directory: true}}}
+	_, err := composite.Write(fsys, c, composite.WriteOptions{})
+	var we *composite.WriteError
+	if !errors.As(err, &we) || !errors.Is(err, vfs.ErrIsDir) {
+		t.Fatalf("error %v, want a *WriteError wrapping EISDIR", err)
+	}
+	if _, err := fsys.Stat("/src/plugins"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the source was created before the failure: %v", err)
+	}
+}
+
+func TestCopyFallbackWithoutSymlinks(t *testing.T) {
+	t.Parallel()
+	fsys, ok := aferofs.ToVFS(afero.NewMemMapFs()).(composite.FS)
+	if !ok {
+		t.Fatal("the afero adapter lacks a capability materialization needs")
+	}
+	must(t, fsys.MkdirAll(root, 0o700))
+	must(t, fsys.MkdirAll("/src/plugins", 0o755))
+	must(t, fsys.WriteFile("/src/plugins/p.json", []byte("p"), 0o644))
+	c := &composite.Composite{Root: root, StatePaths: []composite.StatePath{
+		{RelativePath: "plugins/", Strategy: "symlink", SourcePath: "/src/plugins", Directory: true},
+		{RelativePath: "auth.json", Strategy: "symlink", SourcePath: "/src/auth.json"},
+	}}
+	warnings, err := composite.Write(fsys, c, composite.WriteOptions{})
+	must(t, err)
+	want := []string{
+		"State path 'plugins/' could not be symlinked (symlinks are unavailable on this platform); copied '/src/plugins' instead, so writes to it will not persist back.",
+		"State path 'auth.json' could not be symlinked (symlinks are unavailable on this platform); copied '/src/auth.json' instead, so writes to it will not persist back.",
+	}
+	if diff := cmp.Diff(want, warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if got := readFile(t, fsys, root+"/plugins/p.json"); got != "p" {
+		t.Errorf("copied file %q", got)
+	}
+}
+
+func TestCreateRootAndSweep(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 10, 0, 0, 0, 0, time.UTC)
+	clock := now.Add(-8 * 24 * time.Hour)
+	fsys := vfs.NewMemFS(vfs.MemOptions{Clock: func() time.Time { return clock }})
+	must(t, fsys.MkdirAll("/tmp/outfitter-old-pi-aaaaaa/link-target-kept", 0o755))
+	must(t, fsys.MkdirAll("/durable", 0o755))
+	must(t, fsys.WriteFile("/durable/keep", []byte("k"), 0o644))
+	must(t, fsys.Symlink("/durable", "/tmp/outfitter-old-pi-aaaaaa/state"))
+	must(t, fsys.MkdirAll("/tmp/unrelated-old", 0o755))
+	must(t, fsys.Symlink("/durable", "/tmp/outfitter-link"))
+	clock = now.Add(-7 * 24 * time.Hour)
+	must(t, fsys.MkdirAll("/tmp/outfitter-edge-pi-bbbbbb", 0o755))
+	clock = now
+	r1, err := composite.CreateRoot(fsys, "/tmp", "eng", "pi", rand.NewChaCha8([32]byte{}))
+	must(t, err)
+	r2, err := composite.CreateRoot(fsys, "/tmp", "eng", "pi", rand.NewChaCha8([32]byte{}))
+	if err == nil && r1 == r2 {
+		t.Fatalf("the same suffix was reused: %s", r1)
+	}
+	if !strings.HasPrefix(r1, "/tmp/outfitter-eng-pi-") || len(r1) != len("/tmp/outfitter-eng-pi-")+6 {
+		t.Errorf("root %q", r1)
+	}
+	removed := composite.Sweep(fsys, "/tmp", now, 0)
+	if diff := cmp.Diff([]string{"/tmp/outfitter-old-pi-aaaaaa"}, removed); diff != "" {
+		t.Errorf("removed (-want +got):\n%s", diff)
+	}
+	if got := readFile(t, fsys, "/durable/keep"); got != "k" {
+		t.Errorf("a link target was touched: %q", got)
+	}
+	for _, p := range []string{"/tmp/unrelated-old", "/tmp/outfitter-link", "/tmp/outfitter-edge-pi-bbbbbb", r1} {
+		if _, err := fsys.Lstat(p); err != nil {
+			t.Errorf("%s was removed: %v", p, err)
+		}
+	}
+	if got := composite.Sweep(fsys, "/missing", now, 0); got != nil {
+		t.Errorf("sweep of a missing dir removed %q", got)
+	}
+}
+
+func TestCleanupKeepsSymlinkTargets(t *testing.T) {
+	t.Parallel()
+	w := world{profiles: map[string]string{"eng": "id: eng\n"}}
+	fsys, r := w.mustPlan(t)
+	_, err := r.Materialize()
+	must(t, err)
+	must(t, fsys.WriteFile(r.Composite.Root+"/sessions/s.txt", []byte("s"), 0o644))
+	must(t, r.Cleanup())
+	if _, err := fsys.Lstat(r.Composite.Root); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("root survives cleanup: %v", err)
+	}
+	if got := readFile(t, fsys, home+"/.pi/agent/sessions/s.txt"); got != "s" {
+		t.Errorf("durable session %q", got)
+	}
+}
+
+func TestDebugKeepsRoot(t *testing.T) {
+	t.Parallel()
+	w := world{passThrough: []string{"--debug", "prompt text"}, profiles: map[string]string{"eng": "id: eng\n"}}
+	fsys, r := w.mustPlan(t)
+	if !r.KeepRoot {
+		t.Fatal("--debug did not keep the root")
+	}
+	if diff := cmp.Diff([]string{"--debug: keeping composite profile directory " + r.Composite.Root}, r.Messages); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	lp, err := r.Launch()
+	must(t, err)
+	if got := lp.Args[len(lp.Args)-2:]; !cmp.Equal(got, []string{"--debug", "prompt text"}) {
+		t.Errorf("pass-through not last: %q", lp.Args)
+	}
+	must(t, r.Cleanup())
+	if _, err := fsys.Stat(r.Composite.Root); err != nil {
+		t.Errorf("root removed despite --debug: %v", err)
+	}
+}
+
+func TestNonInteractivePiLaunch(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		args        []string
+		interactive bool
+	}{
+		{"plain", []string{"hello"}, true},
+		{"print", []string{"--print", "x"}, false},
+		{"short print", []string{"-p"}, false},
+		{"export", []string{"--export"}, false},
+		{"list models", []string{"--list-models"}, false},
+		{"mode json", []string{"--mode", "json"}, false},
+		{"mode=rpc", []string{"--mode=rpc"}, false},
+		{"mode text", []string{"--mode", "text"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := world{passThrough: tt.args, profiles: map[string]string{"eng": "id: eng\n"}}
+			fsys, r := w.mustPlan(t)
+			lp, err := r.Launch()
+			must(t, err)
+			ext := r.Composite.Root + "/outfitter/outfitter-extension.js"
+			gotInteractive := lp.Args[0] == "--extension" && lp.Args[1] == ext
+			_, statErr := fsys.Stat(ext)
+			if gotInteractive != tt.interactive || (statErr == nil) != tt.interactive {
+				t.Errorf("interactive %v (extension written: %v), want %v; args %q", gotInteractive, statErr == nil, tt.interactive, lp.Args)
+			}
+		})
+	}
+}
+
+func TestTemplates(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, label, want, wantErr string
+	}{
+		{"output and tags", "[[= outfitter.agent ]]/[[% for x in outfitter.custom_settings.teams %]][[= x ]];[[% endfor %]]", "pi/a;b;", ""},
+		{"shell brackets untouched", "[[ -f package.json ]]", "[[ -f package.json ]]", ""},
+		{"strict variables", "[[= outfitter.missing ]]", "", "Cannot render Outfitter template in compositeProfile file 'outfitter/profile.json': "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := world{profiles: map[string]string{"eng": "id: eng\nlabel: '" + tt.label + "'\n"},
+				files: map[string]string{home + "/.outfitter/settings.yml": "default_profile: eng\nprofile_sources:\n  - path: ./profiles\ncustom_settings:\n  teams: [a, b]\n"}}
+			fsys := w.newFS(t)
+			r, err := w.plan(t, fsys)
+			if tt.wantErr != "" {
+				var te *composite.TemplateError
+				if !errors.As(err, &te) || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want prefix %q", err, tt.wantErr)
+				}
+				return
+			}
+			must(t, err)
+			f, _ := file(t, r.Composite, "outfitter/profile.json")
+			if !strings.Contains(f.Content, `"label": "`+tt.want+`"`) {
+				t.Errorf("profile.json:\n%s\nwant label %q", f.Content, tt.want)
+			}
+			rendered := strings.Contains(tt.label, "[[=")
+			if hasSettings := len(f.SourceInputs) > 0 && f.SourceInputs[len(f.SourceInputs)-1] == home+"/.outfitter/settings.yml"; hasSettings != rendered {
+				t.Errorf("settings paths among inputs %v, want %v: %q", hasSettings, rendered, f.SourceInputs)
+			}
+		})
+	}
+}
