@@ -113,9 +113,9 @@ func TestParseProfile(t *testing.T) {
 			wantControls: `{}`,
 		},
 		{
-			name: "template true",
-			doc:  "template: true\n",
-			want: &resolve.Profile{ID: "slug", Template: ptr(true), Inherits: []string{}},
+			name:         "template true",
+			doc:          "template: true\n",
+			want:         &resolve.Profile{ID: "slug", Template: ptr(true), Inherits: []string{}},
 			wantControls: `{}`,
 		},
 		{

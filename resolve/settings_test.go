@@ -62,8 +62,8 @@ func TestLoadSettings(t *testing.T) {
 		{
 			name: "example A: project-local beats project beats user",
 			tree: vfstest.Tree{
-				userSettings: file("default_profile: user-default\ndefault_agent: pi\ncache_directory: ./user-cache\nprofile_export: false\nprofile_sources: [{path: ./profiles}]\n"),
-				projSettings: file("default_profile: project-default\ndefault_agent: claude\ncache_directory: ./project-cache\n"),
+				userSettings:  file("default_profile: user-default\ndefault_agent: pi\ncache_directory: ./user-cache\nprofile_export: false\nprofile_sources: [{path: ./profiles}]\n"),
+				projSettings:  file("default_profile: project-default\ndefault_agent: claude\ncache_directory: ./project-cache\n"),
 				localSettings: file("default_profile: local-default\ncache_directory: ./local-cache\nprofile_export: true\n"),
 			},
 			want: settingsView{
@@ -312,9 +312,9 @@ func TestLoadSettingsIssues(t *testing.T) {
 			want: []resolve.Issue{{File: userSettingsA, Pointer: "/startup", Message: "must NOT have additional properties"}},
 		},
 		{
-			name: "a typo'd top-level key is ignored",
-			why:  "the settings schema allows unknown top-level keys",
-			tree: vfstest.Tree{userSettings: file("default_profiles: x\n")},
+			name:  "a typo'd top-level key is ignored",
+			why:   "the settings schema allows unknown top-level keys",
+			tree:  vfstest.Tree{userSettings: file("default_profiles: x\n")},
 			paths: []string{userSettingsA},
 		},
 		{
