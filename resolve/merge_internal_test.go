@@ -1,0 +1,211 @@
+package resolve
+
+import (
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// doc decodes a YAML flow literal for the merge tests.
+func doc(t *testing.T, src string) any {
+	t.Helper()
+	v, err := parseYAML([]byte(src))
+	if err != nil {
+		t.Fatalf("parseYAML(%q): %v", src, err)
+	}
+	return v
+}
+
+func text(v any) string { return string(Stringify(v, "")) }
+
+func TestMergeArrays(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name          string
+		policy        *policy
+		lower, higher string
+		want          string
+	}{
+		{"replace", &policy{kind: policyReplace}, "[a, b]", "[c]", `["c"]`},
+		{"append", &policy{kind: policyAppend}, "[a, b]", "[b, c]", `["a","b","b","c"]`},
+		{"prepend", &policy{kind: policyPrepend}, "[a, b]", "[b, c]", `["b","c","a","b"]`},
+		{"appendUnique", &policy{kind: policyAppendUnique}, "[a, b]", "[b, c]", `["a","b","c"]`},
+		{"prependUnique", &policy{kind: policyPrependUnique}, "[a, b]", "[b, c]", `["b","c","a"]`},
+		{"appendUnique with the default key", &policy{kind: policyAppendUnique}, "[1, null, {b: 2, a: 1}]", "[1, {a: 1, b: 2}, false]", `[1,null,{"b":2,"a":1},false]`},
+		{"appendUnique keeps false, null and 1 apart", &policy{kind: policyAppendUnique}, "[false]", "[null, 1, false]", `[false,null,1]`},
+		{
+			"uniqueBy prepend, first winner keeps the higher item",
+			&policy{kind: policyUniqueBy, prepend: true, firstWinner: true, key: func(v any) string { return text(v)[:2] }},
+			"[ab, cd]", "[ax]", `["ax","cd"]`,
+		},
+		{
+			"uniqueBy append, last winner keeps the higher item in place",
+			&policy{kind: policyUniqueBy, firstWinner: false, key: func(v any) string { return text(v)[:2] }},
+			"[ab, cd]", "[ax]", `["cd","ax"]`,
+		},
+		{"absent lower counts as empty", &policy{kind: policyPrepend}, "~", "[x]", `["x"]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			lower, _ := doc(t, tc.lower).([]any)
+			got := mergeArrays(lower, doc(t, tc.higher).([]any), tc.policy)
+			if diff := cmp.Diff(tc.want, text(got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMergeObjects(t *testing.T) {
+	t.Parallel()
+	lists := func(p string) *policy {
+		switch p {
+		case "app":
+			return &policy{kind: policyAppendList}
+		case "pre":
+			return &policy{kind: policyPrependList}
+		}
+		return nil
+	}
+	tests := []struct {
+		name          string
+		lower, higher string
+		want          string
+	}{
+		{"objects deep-merge", "{a: {b: 1, c: 2}}", "{a: {c: 3, d: 4}}", `{"a":{"b":1,"c":3,"d":4}}`},
+		{"arrays replace by default", "{a: [1, 2]}", "{a: [3]}", `{"a":[3]}`},
+		{"a scalar is replaced by an array", "{a: 1}", "{a: [2]}", `{"a":[2]}`},
+		{"null overrides an object", "{a: {b: 1}}", "{a: null}", `{"a":null}`},
+		{"an object replaces a scalar", "{a: 1}", "{a: {b: 2}}", `{"a":{"b":2}}`},
+		{"appendList coerces scalars", "{app: x}", "{app: y}", `{"app":["x","y"]}`},
+		{"prependList coerces scalars", "{pre: x}", "{pre: [y]}", `{"pre":["y","x"]}`},
+		{"prependList with null lower", "{pre: null}", "{pre: y}", `{"pre":["y",null]}`},
+		{"a key only in higher is copied as is", "{}", "{app: x}", `{"app":"x"}`},
+		{"new keys are appended in higher's order", "{z: 1}", "{b: 1, a: 2, z: 3}", `{"z":3,"b":1,"a":2}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			lower, higher := doc(t, tc.lower).(*Object), doc(t, tc.higher).(*Object)
+			before := text(lower)
+			got := mergeObjects(lower, higher, "", lists)
+			if diff := cmp.Diff(tc.want, text(got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if text(lower) != before {
+				t.Errorf("merge modified its lower input")
+			}
+		})
+	}
+}
+
+func TestParseYAMLScalars(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src  string
+		want any
+	}{
+		{"yes", "yes"}, {"no", "no"}, {"on", "on"}, {"off", "off"}, {"True", true}, {"FALSE", false},
+		{"~", nil}, {"null", nil}, {"", nil}, {"0x10", 16.0}, {"0o17", 15.0}, {"017", 17.0},
+		{"1e3", 1000.0}, {"-.5", -0.5}, {"1_000", "1_000"}, {"'5'", "5"}, {"!!str 5", "5"},
+		{".inf", math.Inf(1)}, {"-.Inf", math.Inf(-1)}, {"2001-12-14", "2001-12-14"}, {"<<", "<<"},
+	}
+	for _, tc := range tests {
+		got, err := parseYAML([]byte(tc.src))
+		if err != nil {
+			t.Errorf("parseYAML(%q): %v", tc.src, err)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("parseYAML(%q) (-want +got):\n%s", tc.src, diff)
+		}
+	}
+	nan, err := parseYAML([]byte(".nan"))
+	if f, ok := nan.(float64); err != nil || !ok || !math.IsNaN(f) {
+		t.Errorf("parseYAML(.nan) = %v, %v", nan, err)
+	}
+}
+
+func TestParseYAMLStructure(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		src     string
+		want    string
+		wantErr string
+	}{
+		{name: "anchors and aliases", src: "a: &x {b: 1}\nc: *x\n", want: `{"a":{"b":1},"c":{"b":1}}`},
+		{name: "merge key is an ordinary key", src: "a: &x {b: 1}\nc: {<<: *x}\n", want: `{"a":{"b":1},"c":{"<<":{"b":1}}}`},
+		{name: "non-string keys become strings", src: "1: a\ntrue: b\n~: c\n", want: `{"1":"a","true":"b","":"c"}`},
+		{name: "1 and '1' are different keys, later value wins", src: "1: a\n'1': b\n", want: `{"1":"b"}`},
+		{name: "duplicate keys", src: "a: 1\na: 2\n", wantErr: "YAMLParseError: line 2: Map keys must be unique"},
+		{name: "several documents", src: "a: 1\n---\nb: 2\n", wantErr: "YAMLParseError: Source contains multiple documents; please use YAML.parseAllDocuments()"},
+		{name: "alias bombs are refused", src: bomb(), wantErr: "YAMLParseError: Excessive alias count indicates a resource exhaustion attack"},
+		{name: "a comment-only document is null", src: "# nothing\n", want: "null"},
+		{name: "an explicitly empty document is null", src: "---\n", want: "null"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := parseYAML([]byte(tc.src))
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("parseYAML: %v", err)
+			}
+			if diff := cmp.Diff(tc.want, text(got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// bomb is a "billion laughs" document: ten levels of ten aliases each.
+func bomb() string {
+	s := "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+	for i := 1; i < 10; i++ {
+		p := "*a" + string(rune('0'+i-1))
+		s += "a" + string(rune('0'+i)) + ": &a" + string(rune('0'+i)) + " [" + p + ", " + p + ", " + p + ", " + p + ", " + p + ", " + p + ", " + p + ", " + p + ", " + p + ", " + p + "]\n"
+	}
+	return s
+}
+
+func TestStringifyNumbers(t *testing.T) {
+	t.Parallel()
+	for f, want := range map[float64]string{
+		0: "0", math.Copysign(0, -1): "0", 1: "1", -2.5: "-2.5", 1e21: "1e+21", 1e20: "100000000000000000000",
+		1e-6: "0.000001", 1.5e-7: "1.5e-7", 123456789012345680000: "123456789012345680000", 0.1: "0.1",
+		math.NaN(): "null", math.Inf(1): "null",
+	} {
+		if got := string(Stringify(f, "")); got != want {
+			t.Errorf("Stringify(%v) = %q, want %q", f, got, want)
+		}
+	}
+	if got, want := string(Stringify("a\"\\\n\t\x01<>&\u2028é", "")), `"a\"\\\n\t\u0001<>&`+"\u2028é\""; got != want {
+		t.Errorf("Stringify(string) = %q, want %q", got, want)
+	}
+	if got, want := string(Stringify([]any{NewObject(), []any{}}, "  ")), "[\n  {},\n  []\n]"; got != want {
+		t.Errorf("Stringify(empties) = %q, want %q", got, want)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"git+https://github.com/acme/x.git#main":   "git+https://github.com/acme/x.git#main",
+		"git+https://u:p@github.com/acme/x.git#v1": "git+https://REDACTED@github.com/acme/x.git#v1",
+		"https://token@Example.COM/x.git#":         "https://REDACTED@example.com/x.git#",
+		"not a url //user@host/x":                  "not a url //REDACTED@host/x",
+		"HTTPS://GitHub.com/acme/x.git":            "HTTPS://GitHub.com/acme/x.git",
+	} {
+		if got := redact(in); got != want {
+			t.Errorf("redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
