@@ -57,11 +57,9 @@ func (e Env) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(v.Name)
-		val, _ := json.Marshal(v.Value)
-		b.Write(k)
+		writeString(&b, v.Name)
 		b.WriteByte(':')
-		b.Write(val)
+		writeString(&b, v.Value)
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -147,4 +145,13 @@ func mustJSON(v any) []byte {
 		panic(fmt.Sprintf("sim: encoding a report value: %v", err))
 	}
 	return data
+}
+
+// writeString writes s as a JSON string without HTML escaping, so tokens
+// such as <home> stay readable.
+func writeString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)       // a string always encodes
+	b.Truncate(b.Len() - 1) // drop the encoder's newline
 }

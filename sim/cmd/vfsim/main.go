@@ -1,0 +1,23 @@
+// Command vfsim runs Outfitter scenarios on in-memory fixtures.
+//
+// Usage:
+//
+//	vfsim check [--scenarios DIR] [DIR ...]   run every scenario, one line per run
+//	vfsim run --fixture DIR|FILE.txtar --scenario FILE [--json]
+//	vfsim update [DIR ...]                    rewrite expected files from the engine
+//	vfsim list [DIR ...]                      list fixtures and scenarios
+//
+// Without DIR, check and list use the fixture catalog embedded in the
+// binary, and update rewrites ./fixtures/catalog. A DIR is a fixture (it
+// has README.md, home/ and project/) or a folder of fixtures. With
+// --scenarios, the scenario files of DIR (matched to fixtures by their
+// "fixture" field) are run instead of the fixtures' own scenarios/.
+package main
+
+import (
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
