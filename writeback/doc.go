@@ -1,0 +1,44 @@
+// Package writeback decides what happens to the changes an agent made to
+// its composite profile, after it exits and while it runs.
+//
+// The rule it enforces: nothing in a composite is copied or merged back
+// generically. Durable writes happen only through declared state paths
+// materialized as symbolic links (the agent writes through them), and in
+// the few explicit cases of a prompt answer: [Persist] copies one
+// declared path to its source and [Record] writes
+// state_persistence.<key>: symlink into the profile file. [Handle] reports
+// each of them in [Report.Writes].
+//
+// # Snapshots and classification
+//
+// [Snapshot] records a composite as a [vfs.Tree] (links by target, never
+// descended; discard paths skipped); the baseline is one taken after the
+// composite is written and before the launch-plan files are. After the
+// run, [Changes] lists the paths whose type, content or link target
+// differ, and [Classify] turns them into sorted [Issue] values. [Detect]
+// does the three in one call. All of them take plain values, so a caller
+// can classify trees it did not read from a file system.
+//
+// Issues are sorted with [Compare], an implementation of the order of
+// JavaScript's localeCompare (ICU root collation) for paths.
+//
+// # Handling issues
+//
+// [Handle] turns issues into the exact user-facing warnings, asks a
+// [Prompter] about prompt paths in interactive sessions, fails with a
+// [*StateWriteError] at the first error issue and, in strict mode, with a
+// [*StrictError]. [ExitCode] maps the agent's exit and the run's error to
+// the process exit code.
+//
+// # Live refresh
+//
+// [Refresh] rewrites generated files while the agent runs and updates the
+// baseline. Unlike upstream, it never writes through a symbolic link: a
+// generated file replaces the link and its path becomes discard, so a
+// durable source cannot be overwritten by generated content.
+//
+// # Concurrency
+//
+// The functions hold no state; callers serialize access to the file
+// system and to the trees they pass.
+package writeback
