@@ -429,3 +429,5 @@ func Chtimes(fsys FS, name string, atime, mtime time.Time) error {
 func sortEntries(list []fs.DirEntry) {
 	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 }
+
+func isUnsupported(err error) bool { return errors.Is(err, errors.ErrUnsupported) }
