@@ -5,7 +5,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -190,15 +189,7 @@ func (f *FS) ReadLink(name string) (string, error) {
 // WriteFile writes data to the named file like os.WriteFile, following
 // links, including a dangling final link.
 func (f *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
-	fl, err := f.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return err
-	}
-	_, err = fl.Write(data)
-	if err1 := fl.Close(); err == nil {
-		err = err1
-	}
-	return err
+	return vfs.WriteFile(basic{f}, name, data, perm)
 }
 
 // Mkdir creates a directory; its parent must exist. A final link, even a
@@ -222,25 +213,22 @@ func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 		}
 		return os.MkdirAll(name, perm)
 	}
-	if fi, err := f.Stat(name); err == nil {
-		if fi.IsDir() {
-			return nil
-		}
-		return &fs.PathError{Op: "mkdir", Path: name, Err: vfs.ErrNotDir}
-	}
-	if parent := path.Dir(path.Clean(name)); parent != path.Clean(name) {
-		if err := f.MkdirAll(parent, perm); err != nil {
-			return err
-		}
-	}
-	err := f.Mkdir(name, perm)
-	if err != nil {
-		if fi, err1 := f.Lstat(name); err1 == nil && fi.IsDir() {
-			return nil
-		}
-	}
-	return err
+	return vfs.MkdirAll(basic{f}, name, perm)
 }
+
+// basic offers only the methods of an [FS] from which the vfs helpers
+// build WriteFile and MkdirAll with package os's semantics.
+type basic struct{ f *FS }
+
+func (b basic) Open(name string) (fs.File, error) { return b.f.Open(name) }
+
+func (b basic) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	return b.f.OpenFile(name, flag, perm)
+}
+
+func (b basic) Mkdir(name string, perm fs.FileMode) error { return b.f.Mkdir(name, perm) }
+func (b basic) Stat(name string) (fs.FileInfo, error)     { return b.f.Stat(name) }
+func (b basic) Lstat(name string) (fs.FileInfo, error)    { return b.f.Lstat(name) }
 
 // Remove removes a file, link or empty directory without following a final
 // link. On a rooted FS, removing "/" fails with EBUSY, as it does in the
