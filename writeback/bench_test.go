@@ -23,21 +23,7 @@ func benchRun(tb testing.TB) (*vfs.MemFS, []composite.StatePath, vfs.Tree) {
 	// Recorded: 12 links, cache/, .mcp.json, 5 directories under and
 	// including outfitter/, 41 references = 60 (keybindings.json is discard
 	// and not recorded).
-	fsys := vfs.NewMemFS(vfs.MemOptions{})
-	tree := vfstest.Tree{}
-	for k, n := range gen {
-		tree[k] = n
-	}
-	for _, sp := range paths {
-		switch {
-		case sp.IsUnknown():
-		case sp.Strategy == composite.StrategySymlink:
-			tree[sp.Name()] = vfstest.Link(sp.SourcePath)
-		case sp.Directory:
-			tree[sp.Name()] = vfstest.Dir()
-		}
-	}
-	vfstest.Build(tb, fsys, root, tree)
+	fsys := materialize(tb, nil, gen, paths)
 	baseline, err := writeback.Snapshot(fsys, root, paths)
 	if err != nil {
 		tb.Fatal(err)

@@ -264,34 +264,29 @@ func TestHandlePersistFailures(t *testing.T) {
 			t.Errorf("writes = %v, want none", r.Writes)
 		}
 	})
-	t.Run("no source path", func(t *testing.T) {
-		t.Parallel()
-		fsys, _, _ := promptRun(t)
-		err := writeback.Persist(fsys, root, composite.StatePath{RelativePath: "mcp.json", Strategy: composite.StrategyPrompt})
-		if got, want := errString(err), "State path 'mcp.json' cannot be persisted without a durable source path."; got != want {
-			t.Errorf("Persist error = %q, want %q", got, want)
-		}
-	})
-	t.Run("escaping key", func(t *testing.T) {
-		t.Parallel()
-		fsys, _, _ := promptRun(t)
-		err := writeback.Persist(fsys, root, composite.StatePath{RelativePath: "../outside.txt", SourcePath: "/x"})
-		if got, want := errString(err), "State path '../outside.txt' must stay under compositeProfile root '"+root+"'."; got != want {
-			t.Errorf("Persist error = %q, want %q", got, want)
-		}
-	})
-	t.Run("source of the wrong type", func(t *testing.T) {
-		t.Parallel()
-		fsys, _, _ := promptRun(t)
-		err := writeback.Persist(fsys, root, composite.StatePath{RelativePath: "mcp.json", SourcePath: piAgent + "/plugins"})
-		if got, want := errString(err), "State source path '"+piAgent+"/plugins' must be a file."; got != want {
-			t.Errorf("Persist error = %q, want %q", got, want)
-		}
-		err = writeback.Persist(fsys, root, composite.StatePath{RelativePath: "plugins/", SourcePath: piAgent + "/auth.json", Directory: true})
-		if got, want := errString(err), "State source path '"+piAgent+"/auth.json' must be a directory."; got != want {
-			t.Errorf("Persist error = %q, want %q", got, want)
-		}
-	})
+	persistErrors := []struct {
+		name string
+		sp   composite.StatePath
+		want string
+	}{
+		{"no source path", composite.StatePath{RelativePath: "mcp.json", Strategy: composite.StrategyPrompt},
+			"State path 'mcp.json' cannot be persisted without a durable source path."},
+		{"escaping key", composite.StatePath{RelativePath: "../outside.txt", SourcePath: "/x"},
+			"State path '../outside.txt' must stay under compositeProfile root '" + root + "'."},
+		{"directory source for a file", composite.StatePath{RelativePath: "mcp.json", SourcePath: piAgent + "/plugins"},
+			"State source path '" + piAgent + "/plugins' must be a file."},
+		{"file source for a directory", composite.StatePath{RelativePath: "plugins/", SourcePath: piAgent + "/auth.json", Directory: true},
+			"State source path '" + piAgent + "/auth.json' must be a directory."},
+	}
+	for _, tt := range persistErrors {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fsys, _, _ := promptRun(t)
+			if got := errString(writeback.Persist(fsys, root, tt.sp)); got != tt.want {
+				t.Errorf("Persist error = %q, want %q", got, tt.want)
+			}
+		})
+	}
 	t.Run("directory onto a file", func(t *testing.T) {
 		t.Parallel()
 		fsys, _, _ := promptRun(t)

@@ -50,7 +50,7 @@ func piPaths(overrides map[string]composite.Strategy) []composite.StatePath {
 // under root, as writeCompositeProfile would: extra first (generated
 // files), then each state path (links to sources, created when missing,
 // and empty directories for the other directory strategies).
-func materialize(t *testing.T, durable, extra vfstest.Tree, paths []composite.StatePath) *vfs.MemFS {
+func materialize(t testing.TB, durable, extra vfstest.Tree, paths []composite.StatePath) *vfs.MemFS {
 	t.Helper()
 	fsys := vfs.NewMemFS(vfs.MemOptions{})
 	machine := vfstest.Tree{}
