@@ -37,7 +37,7 @@ func (a Claude) Compose(in *Input) (*Composite, []string, error) {
 		}
 		return path.Join(in.Home, ".claude", strings.TrimSuffix(key, "/")), nil
 	}
-	paths, err := declaredStatePaths(a.ID(), a.Declarations(), in.Profile.StatePersistence, resolveSource)
+	paths, err := declaredStatePaths(a.ID(), a.Declarations(), in.statePersistence(), resolveSource)
 	if err != nil {
 		return nil, nil, err
 	}

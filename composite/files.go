@@ -303,11 +303,7 @@ func piSettingsFile(in *Input, merged agentControls, settings StatePath) (*File,
 	}
 	filtered := []any{}
 	for _, p := range packages {
-		s, isStr := p.(string)
-		if o, ok := p.(*resolve.Object); ok {
-			s, isStr = func() (string, bool) { x, _ := o.Get("source"); v, ok := x.(string); return v, ok }()
-		}
-		if isStr && profileIDs[extensionIdentity(s, in.cwd())] {
+		if s, ok := packageSource(p); ok && profileIDs[extensionIdentity(s, in.cwd())] {
 			continue
 		}
 		filtered = append(filtered, p)
@@ -319,6 +315,16 @@ func piSettingsFile(in *Input, merged agentControls, settings StatePath) (*File,
 	out.Set("packages", filtered)
 	inputs := append([]string{settings.SourcePath}, in.ProfilePaths...)
 	return &File{RelativePath: "settings.json", Content: json2(out), SourceInputs: inputs, Strategy: FileTransform}, nil
+}
+
+// packageSource returns the source string of a pi package entry: the
+// entry itself or its string "source" member.
+func packageSource(p any) (string, bool) {
+	if o, ok := p.(*resolve.Object); ok {
+		p, _ = o.Get("source")
+	}
+	s, ok := p.(string)
+	return s, ok
 }
 
 // piKeybindingsFile is the always-generated pi keybindings.json.

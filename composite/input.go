@@ -65,3 +65,11 @@ func (in *Input) cwd() string {
 	}
 	return in.Project
 }
+
+// statePersistence returns the profile's state_persistence overrides.
+func (in *Input) statePersistence() *resolve.Object {
+	if in.Profile == nil {
+		return nil
+	}
+	return in.Profile.StatePersistence
+}

@@ -60,9 +60,12 @@ func (e *StateError) Error() string { return e.Msg }
 // parent", "remove existing", "create source", "symlink", "copy source",
 // "mkdir").
 type WriteError struct {
+	// Step names the operation that failed.
 	Step string
+	// Path is the path operated on.
 	Path string
-	Err  error
+	// Err is the file system error.
+	Err error
 }
 
 // Error returns the step, the path and the cause.

@@ -49,7 +49,7 @@ func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 		}
 		return path.Join(in.Home, ".pi", "agent", strings.TrimSuffix(key, "/")), nil
 	}
-	paths, err := declaredStatePaths(p.ID(), p.Declarations(), in.Profile.StatePersistence, resolveSource)
+	paths, err := declaredStatePaths(p.ID(), p.Declarations(), in.statePersistence(), resolveSource)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -203,8 +203,11 @@ func discoveredSkills(fsys vfs.FS, folders []string, agent string) []string {
 
 const deepworkEnv = "DEEPWORK_ADDITIONAL_JOBS_FOLDERS"
 
-// deepworkJobs computes DEEPWORK_ADDITIONAL_JOBS_FOLDERS; ok is false when
-// the variable is left as the profile set it.
+// deepworkJobs computes DEEPWORK_ADDITIONAL_JOBS_FOLDERS from an allowed
+// external value and the profile folders' job folders (each holding a job
+// with job.yml); ok is false when the variable is left as the profile set
+// it. Named jobs (deepwork.jobs) live in those same folders, so they add
+// nothing here.
 func deepworkJobs(in *Input, m agentControls, env []EnvVar) (string, bool) {
 	var folders []string
 	add := func(s string) {
@@ -219,15 +222,6 @@ func deepworkJobs(in *Input, m agentControls, env []EnvVar) (string, bool) {
 					for _, part := range strings.Split(e.Value, ":") {
 						add(part)
 					}
-				}
-			}
-		}
-	}
-	for _, name := range m.DeepworkJobs {
-		for _, f := range in.ProfileFolders {
-			for _, dir := range []string{path.Join(f, "deepwork", "jobs"), path.Join(f, "cli_specific", "pi", "deepwork", "jobs")} {
-				if _, err := vfs.Stat(in.FS, path.Join(dir, name, "job.yml")); err == nil {
-					add(dir)
 				}
 			}
 		}

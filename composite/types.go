@@ -145,7 +145,9 @@ func (d Declaration) Directory() bool { return strings.HasSuffix(d.Key, "/") }
 
 // EnvVar is one environment variable of a [LaunchPlan].
 type EnvVar struct {
-	Name  string
+	// Name is the variable's name.
+	Name string
+	// Value is the variable's value.
 	Value string
 }
 
