@@ -1,6 +1,10 @@
 package vfs_test
 
 import (
+	"errors"
+	"io/fs"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,4 +27,90 @@ func memWith(t testing.TB, root string, tree vfstest.Tree) *vfs.MemFS {
 	m := newMem(t)
 	vfstest.Build(t, m, root, tree)
 	return m
+}
+
+// openOnly exposes nothing but Open, so every vfs helper must use its
+// fallback or report errors.ErrUnsupported.
+type openOnly struct{ m *vfs.MemFS }
+
+func (o openOnly) Open(name string) (fs.File, error) { return o.m.Open(name) }
+
+// openFileOnly adds OpenFile, for the WriteFile fallback.
+type openFileOnly struct{ openOnly }
+
+func (o openFileOnly) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	return o.m.OpenFile(name, flag, perm)
+}
+
+// mkdirOnly has Mkdir, Stat and Lstat but no MkdirAll, for the MkdirAll
+// fallback.
+type mkdirOnly struct{ openOnly }
+
+func (o mkdirOnly) Mkdir(name string, perm fs.FileMode) error { return o.m.Mkdir(name, perm) }
+func (o mkdirOnly) Stat(name string) (fs.FileInfo, error)     { return o.m.Stat(name) }
+func (o mkdirOnly) Lstat(name string) (fs.FileInfo, error)    { return o.m.Lstat(name) }
+
+// removeOnly has Remove and Lstat but no RemoveAll and no ReadDir (the
+// fallback lists directories through Open), for the RemoveAll fallback.
+type removeOnly struct{ openOnly }
+
+func (o removeOnly) Remove(name string) error               { return o.m.Remove(name) }
+func (o removeOnly) Lstat(name string) (fs.FileInfo, error) { return o.m.Lstat(name) }
+
+// snapshotOf returns the snapshot of root, failing the test on error.
+func snapshotOf(t *testing.T, fsys vfs.FS, root string) vfs.Tree {
+	t.Helper()
+	tree, err := vfs.Snapshot(fsys, root)
+	if err != nil {
+		t.Fatalf("Snapshot(%s): %v", root, err)
+	}
+	return tree
+}
+
+// errClass names the errno an error wraps ("ok" for nil).
+func errClass(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	var errno syscall.Errno
+	switch {
+	case errors.As(err, &errno):
+		return unix(errno)
+	case errors.Is(err, fs.ErrNotExist):
+		return "ENOENT"
+	case errors.Is(err, fs.ErrExist):
+		return "EEXIST"
+	case errors.Is(err, fs.ErrInvalid):
+		return "EINVAL"
+	case errors.Is(err, fs.ErrPermission):
+		return "EACCES"
+	case errors.Is(err, fs.ErrClosed):
+		return "closed"
+	}
+	return "other: " + err.Error()
+}
+
+// unix returns the symbolic name of the errnos the machine can meet.
+func unix(errno syscall.Errno) string {
+	switch errno {
+	case syscall.ENOENT:
+		return "ENOENT"
+	case syscall.EEXIST:
+		return "EEXIST"
+	case syscall.ENOTDIR:
+		return "ENOTDIR"
+	case syscall.EISDIR:
+		return "EISDIR"
+	case syscall.ENOTEMPTY:
+		return "ENOTEMPTY"
+	case syscall.ELOOP:
+		return "ELOOP"
+	case syscall.EINVAL:
+		return "EINVAL"
+	case syscall.EBUSY:
+		return "EBUSY"
+	case syscall.EBADF:
+		return "EBADF"
+	}
+	return "errno " + strconv.Itoa(int(errno))
 }
