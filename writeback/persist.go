@@ -21,8 +21,9 @@ import (
 // over) and copying links as links. A directory onto a file or a file onto
 // a directory fails. Links are never followed below the source.
 //
-// The error messages of the upstream conditions (no source, path gone from
-// the composite, type mismatch of the source) are upstream's, verbatim.
+// The source is prepared with [composite.EnsureSource]. The error messages
+// of the upstream conditions (no source, path gone from the composite,
+// type mismatch of the source) are upstream's, verbatim.
 func Persist(fsys PersistFS, root string, sp composite.StatePath) error {
 	if sp.SourcePath == "" {
 		return fmt.Errorf("State path '%s' cannot be persisted without a durable source path.", sp.RelativePath)
@@ -37,7 +38,7 @@ func Persist(fsys PersistFS, root string, sp composite.StatePath) error {
 		}
 		return err
 	}
-	if err := EnsureSource(fsys, sp.SourcePath, sp.Directory); err != nil {
+	if err := composite.EnsureSource(fsys, sp.SourcePath, sp.Directory); err != nil {
 		return err
 	}
 	return copyTree(fsys, out, sp.SourcePath)
@@ -51,61 +52,6 @@ func stateOutput(root, key string) (string, error) {
 		return "", fmt.Errorf("State path '%s' must stay under compositeProfile root '%s'.", key, root)
 	}
 	return path.Join(root, name), nil
-}
-
-// jsonDefault returns the initial content of a durable source file with a
-// JSON default, and whether it has one.
-func jsonDefault(name string) (string, bool) {
-	switch path.Base(name) {
-	case "mcp.json", "trust.json":
-		return "{}\n", true
-	case "models.json":
-		return "{\"providers\":{}}\n", true
-	}
-	return "", false
-}
-
-// EnsureSource makes sure the durable source of a state path exists, as
-// upstream's ensureStateSourcePath does (§1.6): a missing directory is
-// created with its parents; a missing file is created (parents too) with
-// its JSON default content, or empty; an existing blank file with a JSON
-// default is reset to it. A source of the wrong type yields upstream's
-// "must be a directory" / "must be a file" error.
-func EnsureSource(fsys PersistFS, source string, directory bool) error {
-	fi, err := vfs.Stat(fsys, source)
-	if errors.Is(err, fs.ErrNotExist) {
-		if directory {
-			return vfs.MkdirAll(fsys, source, 0o755)
-		}
-		if err := vfs.MkdirAll(fsys, path.Dir(source), 0o755); err != nil {
-			return err
-		}
-		content, _ := jsonDefault(source)
-		return vfs.WriteFile(fsys, source, []byte(content), 0o644)
-	}
-	if err != nil {
-		return err
-	}
-	switch {
-	case directory && !fi.IsDir():
-		return fmt.Errorf("State source path '%s' must be a directory.", source)
-	case !directory && fi.IsDir():
-		return fmt.Errorf("State source path '%s' must be a file.", source)
-	case directory:
-		return nil
-	}
-	content, ok := jsonDefault(source)
-	if !ok || !fi.Mode().IsRegular() {
-		return nil
-	}
-	data, err := vfs.ReadFile(fsys, source)
-	if err != nil {
-		return err
-	}
-	if strings.TrimSpace(string(data)) != "" {
-		return nil
-	}
-	return vfs.WriteFile(fsys, source, []byte(content), 0o644)
 }
 
 // copyTree copies src onto dst like Node's fs.cp with recursive and force
