@@ -24,6 +24,12 @@ type ScenarioOptions struct {
 	// Agent, when not nil, replaces the scenario's scripted agent (the
 	// scenario's ops are then not run).
 	Agent func(run fixtures.Run) Agent
+	// Mount, when not nil, moves the run onto another file system: it gets
+	// the fixture's memory FS, after the before ops and with the
+	// temporary directory, and returns the FS to run on (typically a copy
+	// of /fixture and the temporary directory on a rooted OS backend).
+	// Nil runs on the memory FS itself.
+	Mount func(mem *vfs.MemFS) (FS, error)
 }
 
 // Mismatch is one failed expectation of a scenario: a run's (Run ≥ 0) or
@@ -53,8 +59,8 @@ type Outcome struct {
 	Results []*Result
 	// Mismatches are the expectations that did not hold, in order.
 	Mismatches []Mismatch
-	// FS is the fixture's file system after the last run.
-	FS *vfs.MemFS
+	// FS is the file system the runs used, as the last run left it.
+	FS FS
 }
 
 // Run runs a scenario on a private clone of the fixture: the before ops,
@@ -80,6 +86,13 @@ func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts 
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	pristine := fsys.Clone()
+	var target FS = fsys
+	if opts.Mount != nil {
+		var err error
+		if target, err = opts.Mount(fsys); err != nil {
+			return nil, fmt.Errorf("scenario %s: mount: %w", sc.Name, err)
+		}
+	}
 	o := opts.Options
 	if o.Rand == nil {
 		seed := opts.Seed
@@ -95,7 +108,7 @@ func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts 
 	if o.Clock == nil {
 		o.Clock = fixtures.LoadTime
 	}
-	out := &Outcome{Report: &Report{Scenario: sc.Name, Runs: []RunReport{}}, FS: fsys}
+	out := &Outcome{Report: &Report{Scenario: sc.Name, Runs: []RunReport{}}, FS: target}
 	for i, run := range sc.Runs {
 		spec := Spec{
 			Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot,
@@ -110,7 +123,7 @@ func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts 
 		if ro.Prompter == nil && len(run.Answers) > 0 {
 			ro.Prompter = scriptedPrompter(run.Answers)
 		}
-		res := Execute(ctx, fsys, spec, agent, ro)
+		res := Execute(ctx, target, spec, agent, ro)
 		out.Results = append(out.Results, res)
 		out.Report.Runs = append(out.Report.Runs, runReport(res))
 		ms, err := fx.CheckRun(run.Expect, outcomeOf(res, out.Report.Runs[i]))
@@ -121,14 +134,14 @@ func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts 
 			out.Mismatches = append(out.Mismatches, Mismatch{Scenario: sc.Name, Run: i, Mismatch: m})
 		}
 	}
-	for _, m := range sc.CheckAfter(fsys, pristine) {
+	for _, m := range sc.CheckAfter(target, pristine) {
 		out.Mismatches = append(out.Mismatches, Mismatch{Scenario: sc.Name, Run: -1, Mismatch: m})
 	}
 	before, err := fixtures.SnapshotDurable(pristine)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: durable snapshot: %w", sc.Name, err)
 	}
-	after, err := fixtures.SnapshotDurable(fsys)
+	after, err := fixtures.SnapshotDurable(target)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: durable snapshot: %w", sc.Name, err)
 	}

@@ -11,24 +11,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/golden"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 )
-
-func upstreamDir(t *testing.T, env, name string) string {
-	t.Helper()
-	dir := os.Getenv(env)
-	if dir != "" && !filepath.IsAbs(dir) {
-		dir = filepath.Join("..", dir)
-	}
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", name)
-	}
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		t.Skipf("upstream reference data %s not found (set %s); skipping", name, env)
-	}
-	return dir
-}
 
 type capture struct {
 	Runs []struct {
@@ -59,25 +45,20 @@ func compared(p string) bool {
 }
 
 func TestUpstreamConformance(t *testing.T) {
-	fixDir := upstreamDir(t, "VFSIM_UPSTREAM_FIXTURES", "upstream-fixtures")
-	files, err := filepath.Glob(filepath.Join("..", "fixtures", "upstream", "*.json"))
-	if err != nil || len(files) != 10 {
-		t.Fatalf("want the 10 upstream scenario files in fixtures/upstream, found %d (%v)", len(files), err)
+	fixDir := golden.Upstream(t, golden.UpstreamFixtures)
+	if fixDir == "" {
+		t.Skip(golden.UpstreamSkipReason(golden.UpstreamFixtures))
 	}
-	capDir := os.Getenv("VFSIM_UPSTREAM_CAPTURES")
-	if capDir != "" && !filepath.IsAbs(capDir) {
-		capDir = filepath.Join("..", capDir)
+	capDir := golden.Upstream(t, golden.UpstreamCaptures)
+	if capDir == "" {
+		t.Log(golden.UpstreamSkipReason(golden.UpstreamCaptures) + "; comparing with expected files only")
+	}
+	scenarios := upstreamScenarios(t)
+	if len(scenarios) != 10 {
+		t.Fatalf("want the 10 upstream scenario files in fixtures/upstream, found %d", len(scenarios))
 	}
 	runs := 0
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc, err := fixtures.ParseScenario(data, file)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, sc := range scenarios {
 		runs += len(sc.Runs)
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()
