@@ -29,6 +29,7 @@ type StateWriteError struct {
 	Issue Issue
 }
 
+// Error returns the issue's message, as upstream prints it.
 func (e *StateWriteError) Error() string { return e.Issue.Message(e.Agent) }
 
 // StrictError is the failure of a strict run that produced warnings.
@@ -39,6 +40,8 @@ type StrictError struct {
 	Warnings []string
 }
 
+// Error returns "Strict failed for <agent>: " and the warnings joined
+// with "; ", as upstream prints it.
 func (e *StrictError) Error() string {
 	return "Strict failed for " + e.Agent + ": " + strings.Join(e.Warnings, "; ")
 }

@@ -22,10 +22,12 @@ type RefreshError struct {
 	Err error
 }
 
+// Error returns upstream's watcher line for the failure.
 func (e *RefreshError) Error() string {
 	return "Could not safely update compositeProfile from " + e.WatchPath + ": " + e.Err.Error()
 }
 
+// Unwrap returns the cause.
 func (e *RefreshError) Unwrap() error { return e.Err }
 
 // Refreshed is the outcome of a live refresh.
