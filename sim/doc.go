@@ -1,0 +1,36 @@
+// Package sim is vfsim's orchestrator: it runs Outfitter's whole pipeline
+// (resolve → composite → agent → write-back classification) on any
+// [vfs.ReadWriteFS], and runs scenario files on in-memory fixtures with
+// run reports.
+//
+// # One run
+//
+// [Execute] is one `outfitter run`: it resolves the settings and the
+// profile ([resolve.Load]), plans, materializes and snapshots the
+// composite profile (package composite), builds the launch plan, starts
+// the [Agent], then detects, classifies and handles every change the agent
+// made (package writeback), in upstream's order. Agents are Go values:
+// [Script] plays the ops of a scenario file, and an embedding program can
+// launch a real process. Clocks, random sources, prompters and assets are
+// injected through [Options]; nothing reads the process environment.
+//
+// # Scenarios
+//
+// [Run] mounts a loaded fixture (package fixtures) in a private clone of
+// its memory file system, applies the scenario's before ops, executes each
+// run in order on the same tree, evaluates the after checks and compares
+// every run with its expectations. The [Report] is the run report of the
+// fixtures contract: launch plan, composite at launch, warnings, error and
+// the durable difference of the fixture tree, deterministic for the same
+// inputs. [ScenarioOptions].Mount runs the same scenario on another
+// backend, such as a copy of the fixture on the OS.
+//
+// # Deviations from upstream
+//
+// A live refresh never writes a generated file through a symbolic link:
+// the link is replaced and the path becomes discard for the rest of the
+// run, so a refresh cannot overwrite a durable source (upstream's hazard).
+// A relative claude session_directory is created against [Options].Cwd,
+// the project directory by default, where upstream used the process
+// working directory.
+package sim
