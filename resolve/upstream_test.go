@@ -18,7 +18,7 @@ import (
 // sharedDir locates a folder of upstream reference data through env (set
 // by CI relative to the repository root) or next to the repository, and
 // skips the test when it is absent.
-func sharedDir(t *testing.T, env, name string) string {
+func sharedDir(t testing.TB, env, name string) string {
 	t.Helper()
 	dir := os.Getenv(env)
 	if dir != "" && !filepath.IsAbs(dir) {
@@ -144,5 +144,49 @@ func TestUpstreamGeneratedProfiles(t *testing.T) {
 	}
 	if compared == 0 {
 		t.Fatal("no capture holds an outfitter/profile.json")
+	}
+}
+
+func TestUpstreamHeavilyOverriddenLayers(t *testing.T) {
+	t.Parallel()
+	fixtures := sharedDir(t, "VFSIM_UPSTREAM_FIXTURES", "upstream-fixtures")
+	fsys := loadFixture(t, filepath.Join(fixtures, "heavily_overridden_engineering"))
+	res, err := resolve.Load(fsys, resolve.Options{Home: "/fixture/home", Project: "/fixture/project", ProfileID: "engineering"})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	const (
+		h = "/fixture/home/.outfitter"
+		p = "/fixture/project/.outfitter"
+	)
+	remote := h + "/cache/repos/Z2l0K2h0dHBzOi8vZ2l0aHViLmNvbS9hY21lL2VuZ2luZWVyaW5nLXByb2ZpbGVzLmdpdCNtYWlu/profiles/engineering"
+	folders := []string{
+		p + "/team-profiles/team-baseline", remote, p + "/team-profiles/engineering",
+		h + "/profiles/engineering", p + "/profiles/engineering", p + "/local/profiles/engineering",
+	}
+	var paths []string
+	for _, f := range folders {
+		paths = append(paths, f+"/profile.yml")
+	}
+	want := struct {
+		Stack, Paths, Folders, Settings []string
+		Cache, Agent                    string
+	}{
+		Stack: []string{"team-baseline", "engineering"}, Paths: paths, Folders: folders,
+		Settings: []string{h + "/settings.yml", p + "/settings.yml", p + "/local/settings.yml"},
+		Cache:    h + "/cache", Agent: "pi",
+	}
+	got := want
+	got.Stack = nil
+	for _, s := range res.Stack {
+		got.Stack = append(got.Stack, s.ID)
+	}
+	got.Paths, got.Folders, got.Settings = res.ProfilePaths, res.ProfileFolders, res.SettingsPaths
+	got.Cache, got.Agent = res.CacheDirectory, res.AgentID
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("result (-want +got):\n%s", diff)
+	}
+	if res.Layers[1].Source.GitHub != "acme/engineering-profiles" {
+		t.Errorf("remote layer source = %+v", res.Layers[1].Source)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // maxYAMLNodes bounds the values a document may expand to through aliases,
 // so that a small file cannot make the resolver build a huge tree.
-const maxYAMLNodes = 1 << 18
+const maxYAMLNodes = 1 << 16
 
 // errYAML prefixes every YAML problem as upstream's YAMLParseError does.
 const yamlErrorPrefix = "YAMLParseError: "
@@ -98,19 +98,22 @@ func (c *converter) value(n *yaml.Node) (any, error) {
 
 func (c *converter) mapping(n *yaml.Node) (*Object, error) {
 	obj := NewObject()
-	var seen []any
+	seen := make(map[any]bool)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
 		k, err := c.value(kn)
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range seen {
-			if sameKey(s, k) {
+		switch k.(type) {
+		case *Object, []any:
+			// Collection keys are never considered equal.
+		default:
+			if seen[k] {
 				return nil, fmt.Errorf("%sline %d: Map keys must be unique", yamlErrorPrefix, kn.Line)
 			}
+			seen[k] = true
 		}
-		seen = append(seen, k)
 		v, err := c.value(vn)
 		if err != nil {
 			return nil, err
@@ -118,24 +121,6 @@ func (c *converter) mapping(n *yaml.Node) (*Object, error) {
 		obj.Set(keyString(k), v)
 	}
 	return obj, nil
-}
-
-// sameKey compares two scalar keys as upstream's uniqueness check does:
-// equal type and value. Collection keys are never considered equal.
-func sameKey(a, b any) bool {
-	switch a.(type) {
-	case *Object, []any:
-		return false
-	}
-	switch b.(type) {
-	case *Object, []any:
-		return false
-	}
-	if fa, ok := a.(float64); ok {
-		fb, ok := b.(float64)
-		return ok && fa == fb
-	}
-	return a == b
 }
 
 // keyString turns a decoded key into an object key like JavaScript's
