@@ -1,0 +1,90 @@
+// Package resolve is a port of the legacy Outfitter settings and profile
+// resolver: it reads settings layers and profile sources through a [vfs]
+// file system and produces the flattened profile of a run.
+//
+// Nothing here touches the real disk or the process environment: the home
+// and project directories are given in [Options], and every file is read
+// through the [FS] passed to [Load].
+//
+// # Settings
+//
+// [LoadSettings] reads, lowest precedence first, the cached remote settings
+// files named by remote_settings (one level, under
+// <home>/.outfitter/cache/repos/<base64url of uri#ref>), then
+// <home>/.outfitter/settings.yml, <project>/.outfitter/settings.yml and
+// <project>/.outfitter/local/settings.yml. Missing files are skipped.
+// Scalars take the highest defined value, profile_sources and
+// remote_settings are replaced as whole lists, custom_settings is deep
+// merged (an explicit null overrides), and relative paths resolve against
+// the declaring file's directory. The result is a [Settings] value with
+// absolute paths.
+//
+// YAML is decoded with the YAML 1.2 core schema ("yes" stays a string);
+// duplicate keys and several documents are errors. Documents are checked
+// against embedded JSON Schemas. Every problem is an [Issue] with a file,
+// a JSON pointer and a message: settings files report all their problems,
+// profiles only the first, as upstream does. Validator messages use
+// upstream's vocabulary but are not promised word for word; files and
+// pointers are.
+//
+// # Profiles
+//
+// [MaterializeSources] maps each profile source to a directory (remote
+// ones to the repository cache, see [SourceDirectory]); [LoadProfiles]
+// scans them: <id>/profile.yml folders and <id>.yml or <id>.yaml flat
+// files, in sorted order, filtered by only and except. Unsynced remote
+// sources are skipped silently.
+//
+// [ResolveProfile] collapses same-id definitions (inherits and template
+// from the highest one), walks the inheritance stack depth first, reports
+// every cycle ([CycleError]) and missing profile ([NotFoundError]) in
+// traversal order, and flattens the stack with upstream's path policies:
+// args prepended, append_system_prompt prepended as lists, extensions and
+// skills deduplicated by resource identity ([ExtensionIdentity],
+// [SkillIdentity]), DeepWork jobs appended uniquely, objects deep merged
+// and other arrays replaced.
+//
+// [Load] runs the whole pipeline with upstream's error messages and order
+// ([SettingsError], [RemotePathError], [ProfilesError], [ErrNoProfile],
+// [ResolveError], [TemplateError], [AgentError]) and returns a [Result].
+// [Profile.GeneratedJSON] renders the composite's outfitter/profile.json
+// byte for byte as upstream does, and [Result.AppendSystemPrompts] resolves
+// prompt includes.
+//
+// # Documents
+//
+// Profile controls are kept as an [Object], an ordered mapping with the
+// key order of a JavaScript object, so that merging and [Stringify]
+// reproduce upstream's output exactly, including both spellings of
+// session_directory, prompt_template, system_prompt and
+// append_system_prompt. [Controls] gives a typed view of the same data.
+//
+// # Deviations from upstream
+//
+// Where upstream depends on its process environment or has an accident
+// that no output depends on, the port differs on purpose:
+//
+//   - Relative extension and skill paths ("./ext") are identified against
+//     the run's project directory, not the process working directory.
+//   - The include root of a profile under <home>/.outfitter is found with
+//     the home given to the resolver, not the operating system's home.
+//   - A higher settings file with "startup: {}" or "enterprise: {}" keeps
+//     the lower ascii_art and private_profile_catalogs values; upstream
+//     erases them by copying an undefined value. No resolver output
+//     depends on these keys.
+//   - Credentials in repository URIs are redacted with Go's URL
+//     serialisation, which differs from WHATWG's only in corner cases.
+//
+// Every other quirk the specification lists is reproduced: the highest
+// same-id definition alone supplies inherits and template, empty lists
+// cannot clear inherited args, a non-string id is replaced by the slug, a
+// dangling link fails its whole source, any YAML file in a source is a
+// profile, the remote settings.yml fallback applies to exactly
+// "settings.yml", and home equal to project loads the settings file twice.
+//
+// # Concurrency
+//
+// The functions of this package are safe for concurrent use on distinct
+// values; a [Result] and the [Object] values inside it must not be
+// modified concurrently.
+package resolve
