@@ -43,19 +43,9 @@ func ParseProfile(data []byte, slug, file string) (*Profile, *Issue) {
 
 // buildProfile converts a validated document into the internal profile.
 func buildProfile(doc *Object) *Profile {
-	p := &Profile{
-		ID:            str(doc, "id"),
-		Label:         stringField(doc, "label"),
-		Description:   stringField(doc, "description"),
-		Template:      boolField(doc, "template"),
-		Inherits:      stringList(doc, "inherits"),
-		ProfileExport: boolField(doc, "profile_export"),
-	}
-	if p.Inherits == nil {
-		p.Inherits = []string{}
-	}
+	var state *Object
 	if sp, ok := doc.vals["state_persistence"].(*Object); ok && sp.Len() > 0 {
-		p.StatePersistence = sp.Clone()
+		state = sp.Clone()
 	}
 	controls, ok := doc.vals["controls"].(*Object)
 	if ok {
@@ -69,7 +59,26 @@ func buildProfile(doc *Object) *Profile {
 			addTwins(nested)
 		}
 	}
-	p.Controls = readControls(controls, true)
+	return readProfile(doc, "profile_export", state, controls)
+}
+
+// readProfile reads the scalar fields of a profile document (raw or
+// internal, which differ in the profile_export key) around the given state
+// persistence and controls mappings.
+func readProfile(o *Object, exportKey string, state, controls *Object) *Profile {
+	p := &Profile{
+		ID:               str(o, "id"),
+		Label:            stringField(o, "label"),
+		Description:      stringField(o, "description"),
+		Template:         boolField(o, "template"),
+		Inherits:         stringList(o, "inherits"),
+		ProfileExport:    boolField(o, exportKey),
+		StatePersistence: state,
+		Controls:         readControls(controls, true),
+	}
+	if p.Inherits == nil {
+		p.Inherits = []string{}
+	}
 	return p
 }
 
@@ -113,26 +122,12 @@ func profileObject(p *Profile) *Object {
 
 // profileFromObject reads a merged document back into a profile.
 func profileFromObject(o *Object) *Profile {
-	p := &Profile{
-		ID:            str(o, "id"),
-		Label:         stringField(o, "label"),
-		Description:   stringField(o, "description"),
-		Template:      boolField(o, "template"),
-		Inherits:      stringList(o, "inherits"),
-		ProfileExport: boolField(o, "profileExport"),
-	}
-	if p.Inherits == nil {
-		p.Inherits = []string{}
-	}
-	if sp, ok := o.vals["statePersistence"].(*Object); ok {
-		p.StatePersistence = sp
-	}
+	state, _ := o.vals["statePersistence"].(*Object)
 	controls, ok := o.vals["controls"].(*Object)
 	if !ok {
 		controls = NewObject()
 	}
-	p.Controls = readControls(controls, true)
-	return p
+	return readProfile(o, "profileExport", state, controls)
 }
 
 // readControls builds the typed view of a controls mapping; nested reads
