@@ -63,6 +63,17 @@ func TestAppendSystemPrompts(t *testing.T) {
 			want: []string{"repo", "abs", "abs", "literal"},
 		},
 		{
+			name: "a child of a template: its includes come before the template's",
+			profiles: vfstest.Tree{
+				"home/.outfitter/profiles/prose.yml": file("template: true\ncontrols: {append_system_prompt: [{file: prose.md}]}\n"),
+				"home/.outfitter/profiles/lead.yml":  file("inherits: [prose]\ncontrols: {append_system_prompt: [{file: lead.md}]}\n"),
+				"home/.outfitter/prose.md":           file("prose"),
+				"home/.outfitter/lead.md":            file("lead"),
+			},
+			id: "lead", agent: "pi",
+			want: []string{"lead", "prose"},
+		},
+		{
 			name: "the agent block replaces the generic value within a layer",
 			profiles: vfstest.Tree{
 				"home/.outfitter/profiles/a.yml": file("controls: {append_system_prompt: generic, pi: {append_system_prompt: [pi one]}}\n"),

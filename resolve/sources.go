@@ -164,3 +164,17 @@ func keep(s Source, id string) bool {
 	}
 	return s.Except == nil || !slices.Contains(s.Except, id)
 }
+
+// LoadSource loads the profiles of one local source, as upstream's loader
+// API does; a uri or github source cannot be loaded directly and yields
+// the single issue "Only local profile sources can be loaded directly.".
+func LoadSource(fsys FS, s Source) ([]Layer, []*Issue) {
+	if s.Remote() {
+		name := s.URI
+		if name == "" {
+			name = s.GitHub
+		}
+		return nil, []*Issue{{File: name, Message: "Only local profile sources can be loaded directly."}}
+	}
+	return loadSource(fsys, s, s.Path)
+}

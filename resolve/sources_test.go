@@ -376,3 +376,57 @@ func TestLoadCreatesConventionalDirs(t *testing.T) {
 		t.Errorf("profile paths (-want +got):\n%s", diff)
 	}
 }
+
+func TestLoadSource(t *testing.T) {
+	t.Parallel()
+	fsys := memTree(t, vfstest.Tree{"src/a.yml": file("{}\n")})
+	layers, issues := resolve.LoadSource(fsys, resolve.Source{URI: "https://example.test/p.git"})
+	if diff := cmp.Diff([]string{"https://example.test/p.git Only local profile sources can be loaded directly."}, issueList(issues)); diff != "" || layers != nil {
+		t.Errorf("uri source: layers %v, issues (-want +got):\n%s", layers, diff)
+	}
+	layers, issues = resolve.LoadSource(fsys, resolve.Source{Path: "/w/src"})
+	if len(issues) != 0 || len(layers) != 1 || layers[0].ID != "a" {
+		t.Errorf("local source: layers %+v, issues %v", layers, issueList(issues))
+	}
+}
+
+func TestLoadDefaultCatalog(t *testing.T) {
+	t.Parallel()
+	const catalog = "Z2l0K2h0dHBzOi8vZ2l0aHViLmNvbS9haS1vdXRmaXR0ZXIvZGVmYXVsdC1wcm9maWxlcy5naXQj"
+	settings := "default_profile: engineer\nprofile_sources:\n  - {github: ai-outfitter/default-profiles, path: profiles}\n  - {github: acme/never-synced}\n  - {path: ./profiles}\n"
+	tests := []struct {
+		name      string
+		tree      vfstest.Tree
+		wantPaths []string
+	}{
+		{
+			name:      "an unsynced catalog is skipped and the created home directory is empty",
+			tree:      vfstest.Tree{userSettings: file(settings + "  - {path: ./local}\n"), "home/.outfitter/local/engineer.yml": file("{}\n")},
+			wantPaths: []string{home + "/.outfitter/local/engineer.yml"},
+		},
+		{
+			name: "a synced catalog loads from the repository cache",
+			tree: vfstest.Tree{
+				userSettings: file(settings),
+				"home/.outfitter/cache/repos/" + catalog + "/profiles/engineer/profile.yml": file("label: Engineer\n"),
+			},
+			wantPaths: []string{home + "/.outfitter/cache/repos/" + catalog + "/profiles/engineer/profile.yml"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fsys := memTree(t, tc.tree)
+			res, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project, CreateConventionalDirs: true})
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if diff := cmp.Diff(tc.wantPaths, res.ProfilePaths); diff != "" {
+				t.Errorf("profile paths (-want +got):\n%s", diff)
+			}
+			if info, err := vfs.Stat(fsys, home+"/.outfitter/profiles"); err != nil || !info.IsDir() {
+				t.Errorf("~/.outfitter/profiles not created: %v", err)
+			}
+		})
+	}
+}
