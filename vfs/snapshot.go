@@ -77,6 +77,9 @@ func Snapshot(fsys FS, root string) (Tree, error) {
 // SnapshotWith is [Snapshot] with options.
 func SnapshotWith(fsys FS, root string, opts SnapshotOptions) (Tree, error) {
 	root = path.Clean(root)
+	if m, ok := fsys.(*MemFS); ok {
+		return m.snapshot(root, opts)
+	}
 	fi, err := Lstat(fsys, root)
 	if err != nil {
 		return nil, err

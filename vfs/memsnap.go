@@ -1,0 +1,63 @@
+package vfs
+
+import (
+	"io/fs"
+	"slices"
+	"syscall"
+)
+
+// snapshot is [SnapshotWith] for a MemFS: one walk over the nodes under a
+// shared lock, without resolving every path again from the root. The
+// result is the same as the generic walk's.
+func (m *MemFS) snapshot(root string, opts SnapshotOptions) (Tree, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if err := validName("lstat", root); err != nil {
+		return nil, err
+	}
+	res, err := m.walk(root, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "lstat", Path: root, Err: err}
+	}
+	if res.n == nil {
+		return nil, &fs.PathError{Op: "lstat", Path: root, Err: syscall.ENOENT}
+	}
+	if !res.n.isDir() {
+		return nil, &fs.PathError{Op: "snapshot", Path: root, Err: ErrNotDir}
+	}
+	t := Tree{}
+	m.snapshotNode(res.n, root, "", t, opts)
+	return t, nil
+}
+
+func (m *MemFS) snapshotNode(dir *node, abs, rel string, t Tree, opts SnapshotOptions) {
+	names := make([]string, 0, len(dir.children))
+	for name := range dir.children {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		n := dir.children[name]
+		r := name
+		if rel != "" {
+			r = rel + "/" + name
+		}
+		childAbs := abs + "/" + name
+		if abs == "/" {
+			childAbs = "/" + name
+		}
+		if opts.Skip != nil && opts.Skip(r, infoOf(name, n)) {
+			continue
+		}
+		switch {
+		case n.isSymlink():
+			target, terr := m.walk(childAbs, walkFollow)
+			t[r] = Entry{Type: TypeSymlink, Target: n.target, TargetExists: terr == nil && target.n != nil}
+		case n.isDir():
+			t[r] = Entry{Type: TypeDir, Mode: n.mode.Perm()}
+			m.snapshotNode(n, childAbs, r, t, opts)
+		default:
+			t[r] = Entry{Type: TypeFile, Mode: n.mode.Perm(), Data: slices.Clone(n.data)}
+		}
+	}
+}
