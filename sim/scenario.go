@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"io/fs"
@@ -137,15 +138,11 @@ func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts 
 	for _, m := range sc.CheckAfter(target, pristine) {
 		out.Mismatches = append(out.Mismatches, Mismatch{Scenario: sc.Name, Run: -1, Mismatch: m})
 	}
-	before, err := fixtures.SnapshotDurable(pristine)
+	delta, err := fixtures.DiffDurable(pristine, target)
 	if err != nil {
-		return nil, fmt.Errorf("scenario %s: durable snapshot: %w", sc.Name, err)
+		return nil, fmt.Errorf("scenario %s: durable diff: %w", sc.Name, err)
 	}
-	after, err := fixtures.SnapshotDurable(target)
-	if err != nil {
-		return nil, fmt.Errorf("scenario %s: durable snapshot: %w", sc.Name, err)
-	}
-	out.Report.Durable = fixtures.ProjectDelta(vfs.Diff(before, after), fixtures.Tokens{})
+	out.Report.Durable = fixtures.ProjectDelta(delta, fixtures.Tokens{})
 	return out, nil
 }
 
@@ -153,9 +150,8 @@ func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts 
 func outcomeOf(r *Result, rr RunReport) fixtures.Outcome {
 	o := fixtures.Outcome{ProfileID: r.ProfileID, AgentID: r.AgentID, ExitCode: r.ExitCode, Warnings: r.Warnings, Err: r.Err}
 	if rr.Summary != nil {
-		if v, err := fixtures.DecodeJSON(mustJSON(rr.Summary)); err == nil {
-			o.Summary, _ = v.(map[string]any)
-		}
+		// Our own JSON: plain decoding gives the shapes DiffJSON compares.
+		_ = json.Unmarshal(mustJSON(rr.Summary), &o.Summary)
 	}
 	return o
 }

@@ -1,0 +1,83 @@
+package vfs_test
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/outfitter-go/vfsim/vfs"
+	"pgregory.net/rapid"
+)
+
+// TestPropDiffFSMatchesSnapshots checks the copy-on-write shortcut of
+// DiffFS against Diff of two snapshots, on a random tree and random
+// changes made to a clone of it.
+func TestPropDiffFSMatchesSnapshots(t *testing.T) {
+	t.Parallel()
+	names := []string{"a", "b", "c", "skip"}
+	nonEmpty := 0
+	rapid.Check(t, func(t *rapid.T) {
+		base := vfs.NewMemFS(vfs.MemOptions{})
+		if err := base.MkdirAll("/r", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		dirs := []string{"/r"}
+		pick := func(label string) string {
+			return rapid.SampledFrom(dirs).Draw(t, label+"-dir") + "/" + rapid.SampledFrom(names).Draw(t, label+"-name")
+		}
+		mutate := func(m *vfs.MemFS, label string, n int) {
+			for i := range n {
+				p := pick(fmt.Sprintf("%s%d", label, i))
+				var err error
+				switch rapid.IntRange(0, 5).Draw(t, fmt.Sprintf("%s%d-op", label, i)) {
+				case 0:
+					err = m.WriteFile(p, []byte(rapid.SampledFrom([]string{"x", "y"}).Draw(t, "data")), 0o644)
+				case 1:
+					if err = m.Mkdir(p, 0o755); err == nil {
+						dirs = append(dirs, p)
+					}
+				case 2:
+					err = m.Symlink(rapid.SampledFrom([]string{"a", "../b", "/r/c", "nowhere"}).Draw(t, "target"), p)
+				case 3:
+					err = m.RemoveAll(p)
+				case 4:
+					err = m.Rename(p, pick(fmt.Sprintf("%s%d-to", label, i)))
+				case 5:
+					err = m.Chmod(p, 0o600)
+				}
+				_ = err // failures are part of the game: both sides see the same tree
+			}
+		}
+		mutate(base, "base", rapid.IntRange(0, 12).Draw(t, "base-ops"))
+		after := base.Clone()
+		mutate(after, "change", rapid.IntRange(0, 8).Draw(t, "change-ops"))
+		var opts vfs.SnapshotOptions
+		if rapid.Bool().Draw(t, "with-skip") {
+			opts.Skip = func(rel string, _ fs.FileInfo) bool { return strings.HasSuffix(rel, "skip") }
+		}
+		b, err := vfs.SnapshotWith(base, "/r", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := vfs.SnapshotWith(after, "/r", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := vfs.Diff(b, a)
+		got, err := vfs.DiffFS(base, after, "/r", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("DiffFS differs from Diff of snapshots (-snapshots +DiffFS):\n%s", d)
+		}
+		if !want.Empty() {
+			nonEmpty++
+		}
+	})
+	if nonEmpty == 0 {
+		t.Fatal("no generated case changed the tree: the property compared nothing")
+	}
+}
