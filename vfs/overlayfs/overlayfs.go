@@ -1,0 +1,384 @@
+package overlayfs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// Options configures [New]. The zero value is ready to use.
+type Options struct {
+	// Upper is the layer that receives every change. Nil means a fresh
+	// MemFS made with Clock and Umask, whose root takes the permission bits
+	// and modification time of the lower layer's root. A given Upper is
+	// used as it is; nothing else may change it while the FS is in use.
+	Upper *vfs.MemFS
+	// Clock returns the time stamped on entries created or changed in a
+	// fresh upper layer. Nil means time.Now. It is ignored when Upper is
+	// set.
+	Clock func() time.Time
+	// Umask holds the permission bits cleared from the modes given to
+	// creating calls of a fresh upper layer. It is ignored when Upper is
+	// set.
+	Umask fs.FileMode
+}
+
+// FS is a copy-on-write overlay of a read-only lower file system and an
+// in-memory upper layer. Create one with [New]; the zero value is not
+// usable. See the package documentation for the layering rules.
+//
+// An FS is safe for concurrent use by multiple goroutines: every call holds
+// one lock for its duration (shared for reads, exclusive for writes), so
+// each call is atomic with respect to the others. An open file may be used
+// by one goroutine at a time. The lower layer must not change while the FS
+// is in use, and the upper layer must only be changed through the FS.
+type FS struct {
+	mu    sync.RWMutex
+	lower vfs.FS
+	upper *vfs.MemFS
+	// dead holds the canonical names whose lower entries never show
+	// again: removed or replaced names. A directory of the upper layer
+	// whose name is dead is opaque. No dead name lies below another.
+	dead map[string]struct{}
+}
+
+var _ vfs.ReadWriteFS = (*FS)(nil)
+
+// New returns an overlay of lower, which it only reads (through Lstat,
+// ReadLink, ReadDir and ReadFile, or their fallbacks in package vfs). It
+// panics if lower is nil.
+func New(lower vfs.FS, opts Options) *FS {
+	if lower == nil {
+		panic("overlayfs: nil lower FS")
+	}
+	up := opts.Upper
+	if up == nil {
+		up = vfs.NewMemFS(vfs.MemOptions{Clock: opts.Clock, Umask: opts.Umask})
+		if fi, err := vfs.Lstat(lower, "/"); err == nil && fi.IsDir() {
+			// The fresh root is a directory, so neither call can fail.
+			_ = up.Chmod("/", fi.Mode()&modeBits)
+			_ = up.Chtimes("/", fi.ModTime(), fi.ModTime())
+		}
+	}
+	return &FS{lower: lower, upper: up, dead: map[string]struct{}{}}
+}
+
+// Upper returns the upper layer. Reading it shows what the overlay holds
+// in memory (copied-up and new entries); changing it directly is not
+// allowed.
+func (f *FS) Upper() *vfs.MemFS { return f.upper }
+
+// Lower returns the lower layer.
+func (f *FS) Lower() vfs.FS { return f.lower }
+
+// modeBits are the mode bits that Chmod sets.
+const modeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+
+// --- the merged view ---------------------------------------------------
+
+// entry is one entry of the merged view.
+type entry struct {
+	path  string      // canonical name
+	info  fs.FileInfo // Lstat information from the layer holding it
+	upper bool        // the entry lives in the upper layer
+}
+
+func (e *entry) isDir() bool  { return e.info.IsDir() }
+func (e *entry) isLink() bool { return e.info.Mode()&fs.ModeSymlink != 0 }
+
+// frame is an entry on the resolution stack.
+type frame struct {
+	e entry
+	// lower says whether the lower layer's children of the entry show
+	// through: 0 not known yet, 1 yes, -1 no.
+	lower int8
+}
+
+// walkResult is the outcome of resolving a name in the merged view.
+type walkResult struct {
+	// stack holds the entries from the root to the parent of the final
+	// name, then the final entry itself when it exists.
+	stack []frame
+	// path is the canonical name of the final entry, existing or not.
+	path string
+	// exists reports whether the final entry exists.
+	exists bool
+	// touched lists the entries the resolution passed through, in order:
+	// directories descended into and links followed.
+	touched []entry
+}
+
+// final returns the final entry; it is valid only when r.exists.
+func (r *walkResult) final() *entry { return &r.stack[len(r.stack)-1].e }
+
+const walkFollow = 1 // follow a final symbolic link
+
+func join(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// inner returns the errno-like error inside a *fs.PathError or
+// *os.LinkError, so that it can be rewrapped with the caller's name.
+func inner(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// missing reports whether a lower-layer error means that the name has no
+// entry.
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, vfs.ErrNotDir)
+}
+
+func (f *FS) isDead(name string) bool {
+	_, ok := f.dead[name]
+	return ok
+}
+
+// markDead records that the lower entry at name, and everything below it,
+// never shows again.
+func (f *FS) markDead(name string) {
+	prefix := name + "/"
+	if name == "/" {
+		prefix = "/"
+	}
+	for d := range f.dead {
+		if strings.HasPrefix(d, prefix) {
+			delete(f.dead, d)
+		}
+	}
+	f.dead[name] = struct{}{}
+}
+
+// rootFrame returns the frame of "/", which always lives in the upper
+// layer.
+func (f *FS) rootFrame() (frame, error) {
+	fi, err := f.upper.Lstat("/")
+	if err != nil {
+		return frame{}, inner(err)
+	}
+	return frame{e: entry{path: "/", info: fi, upper: true}}, nil
+}
+
+// lowerShows reports whether the lower layer's children of stack[i] show
+// through, computing and caching it.
+func (f *FS) lowerShows(stack []frame, i int) (bool, error) {
+	fr := &stack[i]
+	if fr.lower == 0 {
+		ok := false
+		parentOK := true
+		if i > 0 {
+			var err error
+			if parentOK, err = f.lowerShows(stack, i-1); err != nil {
+				return false, err
+			}
+		}
+		if parentOK && fr.e.isDir() && !f.isDead(fr.e.path) {
+			if !fr.e.upper {
+				ok = true
+			} else {
+				fi, err := vfs.Lstat(f.lower, fr.e.path)
+				switch {
+				case err == nil:
+					ok = fi.IsDir()
+				case !missing(err):
+					return false, inner(err)
+				}
+			}
+		}
+		fr.lower = -1
+		if ok {
+			fr.lower = 1
+		}
+	}
+	return fr.lower > 0, nil
+}
+
+// child looks name up in the directory on top of stack.
+func (f *FS) child(stack []frame, name string) (entry, bool, error) {
+	top := &stack[len(stack)-1]
+	p := join(top.e.path, name)
+	if top.e.upper {
+		if fi, err := f.upper.Lstat(p); err == nil {
+			return entry{path: p, info: fi, upper: true}, true, nil
+		}
+	}
+	if f.isDead(p) {
+		return entry{path: p}, false, nil
+	}
+	ok, err := f.lowerShows(stack, len(stack)-1)
+	if err != nil || !ok {
+		return entry{path: p}, false, err
+	}
+	fi, err := vfs.Lstat(f.lower, p)
+	if err != nil {
+		if missing(err) {
+			return entry{path: p}, false, nil
+		}
+		return entry{path: p}, false, inner(err)
+	}
+	return entry{path: p, info: fi}, true, nil
+}
+
+// readLink returns the target of the link e from its layer.
+func (f *FS) readLink(e *entry) (string, error) {
+	var t string
+	var err error
+	if e.upper {
+		t, err = f.upper.ReadLink(e.path)
+	} else {
+		t, err = vfs.ReadLink(f.lower, e.path)
+	}
+	return t, inner(err)
+}
+
+// walk resolves name in the merged view with the rules of MemFS:
+// physically, component by component, following intermediate links (and a
+// final one with walkFollow or a trailing slash), at most
+// [vfs.MaxSymlinkHops] of them. The error is bare (an errno, or an error of
+// a layer without its path); callers wrap it. The result's touched list is
+// valid even on error.
+func (f *FS) walk(name string, flags int) (walkResult, error) {
+	root, err := f.rootFrame()
+	if err != nil {
+		return walkResult{}, err
+	}
+	stack := []frame{root}
+	var touched []entry
+	fail := func(err error) (walkResult, error) { return walkResult{touched: touched}, err }
+	rest := name
+	hops := 0
+	trailingSlash := len(name) > 1 && name[len(name)-1] == '/'
+	follow := flags&walkFollow != 0 || trailingSlash
+	for {
+		for len(rest) > 0 && rest[0] == '/' {
+			rest = rest[1:]
+		}
+		if rest == "" {
+			top := stack[len(stack)-1]
+			return walkResult{stack: stack, path: top.e.path, exists: true, touched: touched}, nil
+		}
+		i := strings.IndexByte(rest, '/')
+		comp, more := rest, ""
+		if i >= 0 {
+			comp, more = rest[:i], rest[i:]
+		}
+		last := strings.Trim(more, "/") == ""
+		if !stack[len(stack)-1].e.isDir() {
+			return fail(syscall.ENOTDIR)
+		}
+		if len(comp) > 255 {
+			return fail(syscall.ENAMETOOLONG)
+		}
+		switch comp {
+		case ".":
+			rest = more
+			continue
+		case "..":
+			if len(stack) > 1 {
+				stack = stack[:len(stack)-1]
+			}
+			rest = more
+			continue
+		}
+		c, ok, err := f.child(stack, comp)
+		if err != nil {
+			return fail(err)
+		}
+		if !ok {
+			if !last {
+				return fail(syscall.ENOENT)
+			}
+			return walkResult{stack: stack, path: c.path, touched: touched}, nil
+		}
+		if c.isLink() && (!last || follow) {
+			hops++
+			if hops > vfs.MaxSymlinkHops {
+				return fail(syscall.ELOOP)
+			}
+			touched = append(touched, c)
+			t, err := f.readLink(&c)
+			if err != nil {
+				return fail(err)
+			}
+			if t == "" {
+				return fail(syscall.ENOENT)
+			}
+			if t[0] == '/' {
+				stack = stack[:1]
+			}
+			rest = t + more
+			continue
+		}
+		fr := frame{e: c}
+		if !c.upper {
+			fr.lower = 1
+			if !c.isDir() {
+				fr.lower = -1
+			}
+		}
+		stack = append(stack, fr)
+		if last {
+			if trailingSlash && !c.isDir() {
+				return fail(syscall.ENOTDIR)
+			}
+			return walkResult{stack: stack, path: c.path, exists: true, touched: touched}, nil
+		}
+		touched = append(touched, c)
+		rest = more
+	}
+}
+
+// readDir lists the directory on top of stack, merging both layers.
+func (f *FS) readDir(stack []frame) ([]fs.DirEntry, error) {
+	top := &stack[len(stack)-1]
+	var list []fs.DirEntry
+	if top.e.upper {
+		l, err := f.upper.ReadDir(top.e.path)
+		if err != nil {
+			return nil, inner(err)
+		}
+		list = l
+	}
+	ok, err := f.lowerShows(stack, len(stack)-1)
+	if err != nil || !ok {
+		return list, err
+	}
+	low, err := vfs.ReadDir(f.lower, top.e.path)
+	if err != nil {
+		return nil, inner(err)
+	}
+	n := len(list)
+	for _, de := range low {
+		if f.isDead(join(top.e.path, de.Name())) {
+			continue
+		}
+		if _, found := slices.BinarySearchFunc(list[:n], de.Name(), func(e fs.DirEntry, name string) int {
+			return strings.Compare(e.Name(), name)
+		}); found {
+			continue
+		}
+		list = append(list, de)
+	}
+	if len(list) > n && n > 0 {
+		slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	}
+	return list, nil
+}

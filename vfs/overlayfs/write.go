@@ -1,0 +1,419 @@
+package overlayfs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"syscall"
+	"time"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// --- copy-up -----------------------------------------------------------
+
+// copyUp copies the lower entry e into the upper layer, whose parent
+// directory must already be there: a directory without its children, a
+// file with its content, a link with its target; modes and modification
+// times (except a link's) are kept, and so is the parent's time. An entry
+// already in the upper layer is left alone.
+func (f *FS) copyUp(e entry) error {
+	if e.upper {
+		return nil
+	}
+	if _, err := f.upper.Lstat(e.path); err == nil {
+		return nil
+	}
+	parent := path.Dir(e.path)
+	pinfo, err := f.upper.Lstat(parent)
+	if err != nil {
+		return inner(err)
+	}
+	mode := e.info.Mode()
+	switch {
+	case mode.IsDir():
+		err = f.upper.Mkdir(e.path, 0o700)
+	case mode&fs.ModeSymlink != 0:
+		var t string
+		if t, err = vfs.ReadLink(f.lower, e.path); err == nil {
+			err = f.upper.Symlink(t, e.path)
+		}
+	case mode.IsRegular():
+		var data []byte
+		if data, err = vfs.ReadFile(f.lower, e.path); err == nil {
+			err = f.upper.WriteFile(e.path, data, 0o600)
+		}
+	default:
+		return &unsupportedTypeError{name: e.path, mode: mode}
+	}
+	if err == nil && mode&fs.ModeSymlink == 0 {
+		err = f.upper.Chmod(e.path, mode&modeBits)
+		if err == nil {
+			err = f.upper.Chtimes(e.path, time.Time{}, e.info.ModTime())
+		}
+	}
+	if err == nil {
+		err = f.upper.Chtimes(parent, time.Time{}, pinfo.ModTime())
+	}
+	return inner(err)
+}
+
+// unsupportedTypeError reports a lower entry that is neither a directory,
+// a regular file nor a symbolic link, which the upper layer cannot hold.
+type unsupportedTypeError struct {
+	name string
+	mode fs.FileMode
+}
+
+func (e *unsupportedTypeError) Error() string {
+	return "cannot copy up " + e.name + ": unsupported file type " + e.mode.Type().String()
+}
+
+func (e *unsupportedTypeError) Unwrap() error { return errors.ErrUnsupported }
+
+// materialize copies up every entry a resolution passed through, so that
+// the upper layer resolves the same name the same way.
+func (f *FS) materialize(touched []entry) error {
+	for _, e := range touched {
+		if err := f.copyUp(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyUpTree copies up the entry on top of stack and, for a directory,
+// everything visible below it, so that the upper layer holds the whole
+// subtree.
+func (f *FS) copyUpTree(stack []frame) error {
+	top := &stack[len(stack)-1]
+	if err := f.copyUp(top.e); err != nil {
+		return err
+	}
+	top.e.upper = true
+	if !top.e.isDir() {
+		return nil
+	}
+	ok, err := f.lowerShows(stack, len(stack)-1)
+	if err != nil || !ok {
+		return err
+	}
+	low, err := vfs.ReadDir(f.lower, top.e.path)
+	if err != nil {
+		return inner(err)
+	}
+	for _, de := range low {
+		p := join(top.e.path, de.Name())
+		if f.isDead(p) {
+			continue
+		}
+		var fr frame
+		if fi, err := f.upper.Lstat(p); err == nil {
+			fr = frame{e: entry{path: p, info: fi, upper: true}}
+		} else {
+			fi, err := de.Info()
+			if err != nil {
+				return inner(err)
+			}
+			fr = frame{e: entry{path: p, info: fi}, lower: 1}
+		}
+		if err := f.copyUpTree(append(stack[:len(stack):len(stack)], fr)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// witness makes sure that the upper copy of the directory on top of stack
+// is not empty when the merged directory is not, by copying up one lower
+// child: the upper layer then refuses to remove or replace it.
+func (f *FS) witness(stack []frame) error {
+	top := &stack[len(stack)-1]
+	if list, err := f.upper.ReadDir(top.e.path); err != nil || len(list) > 0 {
+		return inner(err)
+	}
+	ok, err := f.lowerShows(stack, len(stack)-1)
+	if err != nil || !ok {
+		return err
+	}
+	low, err := vfs.ReadDir(f.lower, top.e.path)
+	if err != nil {
+		return inner(err)
+	}
+	for _, de := range low {
+		p := join(top.e.path, de.Name())
+		if f.isDead(p) {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil {
+			return inner(err)
+		}
+		return f.copyUp(entry{path: p, info: fi})
+	}
+	return nil
+}
+
+// How prepare treats the final entry of a name.
+type finalCopy int
+
+const (
+	copyNone    finalCopy = iota // leave it where it is
+	copyEntry                    // copy it up (a directory without children)
+	copyWitness                  // as copyEntry, and a directory gets a witness child
+	copyTree                     // copy up its whole subtree
+)
+
+// prepare resolves name in the merged view and copies up what the upper
+// layer needs to give the answer the merged view would give to the same
+// call: every entry the resolution passes through, and the final entry as
+// fc says. Errors of the resolution itself are left for the upper layer to
+// report; the returned error is a failure of the lower layer (bare, for the
+// caller to wrap).
+func (f *FS) prepare(name string, flags int, fc finalCopy) (walkResult, error) {
+	if name == "" || name[0] != '/' {
+		return walkResult{}, nil // the upper layer reports the invalid name
+	}
+	res, werr := f.walk(name, flags)
+	if err := f.materialize(res.touched); err != nil {
+		return walkResult{}, err
+	}
+	if werr != nil {
+		switch werr {
+		case syscall.ENOENT, syscall.ENOTDIR, syscall.ELOOP, syscall.ENAMETOOLONG:
+			return walkResult{}, nil
+		}
+		return walkResult{}, werr
+	}
+	if !res.exists || fc == copyNone {
+		return res, nil
+	}
+	var err error
+	switch fc {
+	case copyTree:
+		err = f.copyUpTree(res.stack)
+	default:
+		top := &res.stack[len(res.stack)-1]
+		err = f.copyUp(top.e)
+		top.e.upper = true
+		if err == nil && fc == copyWitness && top.e.isDir() {
+			err = f.witness(res.stack)
+		}
+	}
+	return res, err
+}
+
+func pathErr(op, name string, err error) error {
+	return &fs.PathError{Op: op, Path: name, Err: err}
+}
+
+func linkErr(op, oldname, newname string, err error) error {
+	return &os.LinkError{Op: op, Old: oldname, New: newname, Err: err}
+}
+
+// --- write side --------------------------------------------------------
+
+// WriteFile writes data to the named file like os.WriteFile, following
+// links (a dangling final link creates its target when the target's parent
+// exists). The file lands in the upper layer.
+func (f *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := f.prepare(name, walkFollow, copyEntry); err != nil {
+		return pathErr("open", name, err)
+	}
+	return f.upper.WriteFile(name, data, perm)
+}
+
+// writeFlags are the open flags that need the upper layer.
+const writeFlags = os.O_WRONLY | os.O_RDWR | os.O_CREATE | os.O_TRUNC | os.O_APPEND
+
+// OpenFile opens the named file with os.O_* flags like os.OpenFile,
+// following links (with O_CREATE|O_EXCL a final link, even dangling, is an
+// existing entry). Without a flag that writes, creates, truncates or
+// appends, the handle reads the merged view like [FS.Open]; otherwise the
+// file is copied up first and the handle is the upper layer's.
+// Directories can be opened read-only only.
+func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	if flag&writeFlags == 0 {
+		f.mu.RLock()
+		defer f.mu.RUnlock()
+		return f.openRead(name)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	flags := walkFollow
+	excl := flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0
+	if excl {
+		flags = 0
+	}
+	res, err := f.prepare(name, flags, copyEntry)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	if res.exists && res.final().isDir() && !excl && flag&(os.O_WRONLY|os.O_RDWR|os.O_TRUNC) == 0 {
+		return f.openRead(name)
+	}
+	return f.upper.OpenFile(name, flag, perm)
+}
+
+// Mkdir creates a directory like os.Mkdir; a final symbolic link, even a
+// dangling one, is an existing entry. A directory made where a removed
+// lower directory was is opaque: the lower children do not show.
+func (f *FS) Mkdir(name string, perm fs.FileMode) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.mkdir(name, perm)
+}
+
+func (f *FS) mkdir(name string, perm fs.FileMode) error {
+	if _, err := f.prepare(name, 0, copyEntry); err != nil {
+		return pathErr("mkdir", name, err)
+	}
+	return f.upper.Mkdir(name, perm)
+}
+
+// MkdirAll creates a directory and any missing parents like os.MkdirAll.
+func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := validName("mkdir", name); err != nil {
+		return err
+	}
+	return f.mkdirAll(name, perm)
+}
+
+func (f *FS) mkdirAll(name string, perm fs.FileMode) error {
+	if res, err := f.walk(name, walkFollow); err == nil && res.exists {
+		if res.final().isDir() {
+			return nil
+		}
+		return pathErr("mkdir", name, syscall.ENOTDIR)
+	}
+	trimmed := trimRightSlash(name)
+	if i := lastSlash(trimmed); i > 0 {
+		if err := f.mkdirAll(trimmed[:i], perm); err != nil {
+			return err
+		}
+	}
+	err := f.mkdir(name, perm)
+	if err != nil {
+		if res, err1 := f.walk(name, 0); err1 == nil && res.exists && res.final().isDir() {
+			return nil
+		}
+	}
+	return err
+}
+
+func trimRightSlash(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '/' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func lastSlash(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' {
+			return i
+		}
+	}
+	return -1
+}
+
+// Remove removes a file, a symbolic link or an empty directory, like
+// os.Remove; it never follows a final link. A removed lower entry is
+// hidden by a whiteout.
+func (f *FS) Remove(name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	res, err := f.prepare(name, 0, copyWitness)
+	if err != nil {
+		return pathErr("remove", name, err)
+	}
+	if err := f.upper.Remove(name); err != nil {
+		return err
+	}
+	if res.exists {
+		f.markDead(res.path)
+	}
+	return nil
+}
+
+// RemoveAll removes name and everything below it like os.RemoveAll: links
+// are removed, never followed, and a missing name is not an error. Lower
+// entries are hidden by one whiteout on name; they are not read.
+func (f *FS) RemoveAll(name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	res, err := f.prepare(name, 0, copyNone)
+	if err != nil {
+		return pathErr("unlinkat", name, err)
+	}
+	if err := f.upper.RemoveAll(name); err != nil {
+		return err
+	}
+	if res.exists && res.path != "/" {
+		f.markDead(res.path)
+	}
+	return nil
+}
+
+// Rename renames oldname to newname with the rules of rename(2) on Linux,
+// like [vfs.MemFS.Rename]. A lower directory is moved by copying its whole
+// visible subtree up first; the old name then hides the lower entry, and
+// the new one is opaque.
+func (f *FS) Rename(oldname, newname string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	src, err := f.prepare(oldname, 0, copyTree)
+	if err != nil {
+		return linkErr("rename", oldname, newname, err)
+	}
+	dst, err := f.prepare(newname, 0, copyWitness)
+	if err != nil {
+		return linkErr("rename", oldname, newname, err)
+	}
+	if err := f.upper.Rename(oldname, newname); err != nil {
+		return err
+	}
+	if src.exists && src.path != dst.path {
+		f.markDead(src.path)
+		f.markDead(dst.path)
+	}
+	return nil
+}
+
+// Symlink creates newname as a symbolic link to oldname, stored verbatim,
+// in the upper layer.
+func (f *FS) Symlink(oldname, newname string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := f.prepare(newname, 0, copyEntry); err != nil {
+		return linkErr("symlink", oldname, newname, err)
+	}
+	return f.upper.Symlink(oldname, newname)
+}
+
+// Chmod changes the permission bits of the named file, following links; a
+// lower file is copied up first.
+func (f *FS) Chmod(name string, mode fs.FileMode) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := f.prepare(name, walkFollow, copyEntry); err != nil {
+		return pathErr("chmod", name, err)
+	}
+	return f.upper.Chmod(name, mode)
+}
+
+// Chtimes changes the modification time of the named file, following
+// links; a lower file is copied up first. Access times are not recorded.
+func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := f.prepare(name, walkFollow, copyEntry); err != nil {
+		return pathErr("chtimes", name, err)
+	}
+	return f.upper.Chtimes(name, atime, mtime)
+}
