@@ -24,6 +24,20 @@ var twins = [...][2]string{
 // names the document in issues. On failure the single issue (upstream
 // reports the first problem only) has File = file and a JSON pointer.
 func ParseProfile(data []byte, slug, file string) (*Profile, *Issue) {
+	return (*Cache)(nil).parseProfile(data, slug, file)
+}
+
+func (c *Cache) parseProfile(data []byte, slug, file string) (*Profile, *Issue) {
+	obj, issue := c.profileDoc(data, slug, file)
+	if issue != nil {
+		return nil, issue
+	}
+	return buildProfile(obj), nil
+}
+
+// parseProfileDoc parses and validates a profile document; the id defaults
+// to the slug.
+func parseProfileDoc(data []byte, slug, file string) (*Object, *Issue) {
 	doc, err := parseYAML(data)
 	if err != nil {
 		return nil, &Issue{File: file, Pointer: "/profile.yml", Message: err.Error()}
@@ -38,7 +52,7 @@ func ParseProfile(data []byte, slug, file string) (*Profile, *Issue) {
 	if issues := validate(compiledSchemas().profile, obj, file); len(issues) > 0 {
 		return nil, issues[0]
 	}
-	return buildProfile(obj), nil
+	return obj, nil
 }
 
 // buildProfile converts a validated document into the internal profile.

@@ -19,7 +19,7 @@ func Load(fsys FS, opts Options) (*Result, error) {
 	if fsys == nil {
 		panic("resolve: nil FS")
 	}
-	loaded, err := LoadSettings(fsys, opts.Home, opts.Project)
+	loaded, err := opts.Cache.loadSettings(fsys, opts.Home, opts.Project)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func Load(fsys FS, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	layers, issues := LoadProfiles(fsys, sources)
+	layers, issues := opts.Cache.loadProfiles(fsys, sources)
 	if len(issues) > 0 {
 		return nil, &ProfilesError{Issues: issues}
 	}

@@ -75,6 +75,10 @@ func UserSettingsPath(home string) string { return path.Join(home, ".outfitter",
 // Problems with the files' contents are returned as issues; the error is
 // for a file that exists but cannot be read (a directory, say).
 func LoadSettings(fsys FS, home, project string) (*LoadedSettings, error) {
+	return (*Cache)(nil).loadSettings(fsys, home, project)
+}
+
+func (c *Cache) loadSettings(fsys FS, home, project string) (*LoadedSettings, error) {
 	locals := []struct {
 		path  string
 		scope SettingsScope
@@ -86,7 +90,7 @@ func LoadSettings(fsys FS, home, project string) (*LoadedSettings, error) {
 	var stack []*fileSettings
 	var localIssues []*Issue
 	for _, l := range locals {
-		f, issues, err := loadSettingsFile(fsys, l.path, l.scope)
+		f, issues, err := c.loadSettingsFile(fsys, l.path, l.scope)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +116,7 @@ func LoadSettings(fsys FS, home, project string) (*LoadedSettings, error) {
 			})
 			continue
 		}
-		f, issues, err := loadSettingsFile(fsys, p, ScopeRemote)
+		f, issues, err := c.loadSettingsFile(fsys, p, ScopeRemote)
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +164,7 @@ func exists(fsys FS, name string) bool {
 
 // loadSettingsFile reads, parses, validates and converts one file. A
 // missing file yields nothing; an unreadable one an error.
-func loadSettingsFile(fsys FS, name string, scope SettingsScope) (*fileSettings, []*Issue, error) {
+func (c *Cache) loadSettingsFile(fsys FS, name string, scope SettingsScope) (*fileSettings, []*Issue, error) {
 	if !exists(fsys, name) {
 		return nil, nil, nil
 	}
@@ -171,14 +175,23 @@ func loadSettingsFile(fsys FS, name string, scope SettingsScope) (*fileSettings,
 		}
 		return nil, nil, fmt.Errorf("read settings: %w", err)
 	}
-	doc, err := parseYAML(data)
-	if err != nil {
-		return nil, []*Issue{{File: name, Pointer: name, Message: err.Error()}}, nil
-	}
-	if issues := validate(compiledSchemas().settings, doc, name); len(issues) > 0 {
+	doc, issues := c.settingsDoc(data, name)
+	if len(issues) > 0 {
 		return nil, issues, nil
 	}
-	return convertSettings(doc.(*Object), name, scope), nil, nil
+	return convertSettings(doc, name, scope), nil, nil
+}
+
+// parseSettingsDoc parses and validates a settings document.
+func parseSettingsDoc(data []byte, name string) (*Object, []*Issue) {
+	doc, err := parseYAML(data)
+	if err != nil {
+		return nil, []*Issue{{File: name, Pointer: name, Message: err.Error()}}
+	}
+	if issues := validate(compiledSchemas().settings, doc, name); len(issues) > 0 {
+		return nil, issues
+	}
+	return doc.(*Object), nil
 }
 
 // convertSettings builds the record of a validated settings document.

@@ -32,13 +32,17 @@ func MaterializeSources(fsys FS, home string, sources []Source) ([]SourceDir, er
 // order (later = higher). Remote sources that were never synced contribute
 // nothing; every other problem is an issue, and loading continues.
 func LoadProfiles(fsys FS, sources []SourceDir) ([]Layer, []*Issue) {
+	return (*Cache)(nil).loadProfiles(fsys, sources)
+}
+
+func (c *Cache) loadProfiles(fsys FS, sources []SourceDir) ([]Layer, []*Issue) {
 	var layers []Layer
 	var issues []*Issue
 	for _, s := range sources {
 		if s.Source.Remote() && !s.Synced {
 			continue
 		}
-		l, is := loadSource(fsys, s.Source, s.Dir)
+		l, is := c.loadSource(fsys, s.Source, s.Dir)
 		layers = append(layers, l...)
 		issues = append(issues, is...)
 	}
@@ -51,7 +55,7 @@ type candidate struct {
 }
 
 // loadSource scans one source directory.
-func loadSource(fsys FS, src Source, dir string) ([]Layer, []*Issue) {
+func (cache *Cache) loadSource(fsys FS, src Source, dir string) ([]Layer, []*Issue) {
 	info, err := vfs.Stat(fsys, dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, vfs.ErrNotDir) {
@@ -78,7 +82,7 @@ func loadSource(fsys FS, src Source, dir string) ([]Layer, []*Issue) {
 			issues = append(issues, &Issue{File: c.file, Message: "Could not read profile YAML: " + err.Error(), Err: err})
 			continue
 		}
-		p, issue := ParseProfile(data, c.slug, c.file)
+		p, issue := cache.parseProfile(data, c.slug, c.file)
 		if issue != nil {
 			issues = append(issues, issue)
 			continue
@@ -176,5 +180,5 @@ func LoadSource(fsys FS, s Source) ([]Layer, []*Issue) {
 		}
 		return nil, []*Issue{{File: name, Message: "Only local profile sources can be loaded directly."}}
 	}
-	return loadSource(fsys, s, s.Path)
+	return (*Cache)(nil).loadSource(fsys, s, s.Path)
 }

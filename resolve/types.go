@@ -33,6 +33,9 @@ type Options struct {
 	// profile source that is exactly "profiles" next to the settings file
 	// declaring it, before profiles are loaded.
 	CreateConventionalDirs bool
+	// Cache, when not nil, memoizes parsed and validated files across
+	// calls (see [Cache]); nil parses every file anew.
+	Cache *Cache
 }
 
 // Agent identifiers known to the resolver.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/fixtures/golden"
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
@@ -81,6 +82,9 @@ func BenchmarkScenario(b *testing.B) {
 	}
 	opts := sim.ScenarioOptions{Options: sim.Options{Cwd: "/upstream-cwd"}}
 	b.Run("upstream/memfs", func(b *testing.B) { benchScenario(b, ufx, usc, opts) })
+	cached := opts
+	cached.Cache = resolve.NewCache()
+	b.Run("upstream/memfs-cached", func(b *testing.B) { benchScenario(b, ufx, usc, cached) })
 	disk := opts
 	disk.Mount = onDisk(b)
 	b.Run("upstream/osfs", func(b *testing.B) { benchScenario(b, ufx, usc, disk) })
@@ -105,7 +109,7 @@ func BenchmarkUpstreamAll(b *testing.B) {
 		}
 		jobs = append(jobs, job{fx, sc})
 	}
-	opts := sim.ScenarioOptions{Options: sim.Options{Cwd: "/upstream-cwd"}}
+	opts := sim.ScenarioOptions{Options: sim.Options{Cwd: "/upstream-cwd", Cache: resolve.NewCache()}}
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, j := range jobs {

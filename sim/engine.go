@@ -35,6 +35,9 @@ type Options struct {
 	// creates the source of a relative claude session_directory; "" means
 	// the project directory.
 	Cwd string
+	// Cache, when not nil, memoizes parsed settings and profile files
+	// across runs (see resolve.Cache); results are the same without it.
+	Cache *resolve.Cache
 }
 
 // Spec is one run, as the command line would give it.
@@ -108,15 +111,15 @@ func Execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options)
 	return r
 }
 
-func resolveOptions(spec Spec) resolve.Options {
+func resolveOptions(spec Spec, opts Options) resolve.Options {
 	return resolve.Options{
 		Home: spec.Home, Project: spec.Project, ProfileID: spec.Profile, AgentID: spec.Agent,
-		CreateConventionalDirs: true,
+		CreateConventionalDirs: true, Cache: opts.Cache,
 	}
 }
 
 func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options, r *Result) error {
-	res, err := resolve.Load(fsys, resolveOptions(spec))
+	res, err := resolve.Load(fsys, resolveOptions(spec, opts))
 	if err != nil {
 		return err
 	}
@@ -191,9 +194,9 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 // refresh re-resolves the run's inputs and rewrites the generated files
 // (never through a link: writeback.Refresh replaces a link by the file and
 // the path becomes discard for the rest of the run).
-func refresh(fsys FS, spec Spec, _ Options, run *composite.Run, baseline *vfs.Tree, paths *[]composite.StatePath, r *Result) error {
+func refresh(fsys FS, spec Spec, opts Options, run *composite.Run, baseline *vfs.Tree, paths *[]composite.StatePath, r *Result) error {
 	generate := func() ([]composite.File, error) {
-		res, err := resolve.Load(fsys, resolveOptions(spec))
+		res, err := resolve.Load(fsys, resolveOptions(spec, opts))
 		if err != nil {
 			return nil, err
 		}

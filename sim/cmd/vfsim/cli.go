@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -194,9 +195,10 @@ func check(args []string, stdout io.Writer) (int, error) {
 	}
 	failed := 0
 	start := time.Now()
+	opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache()}}
 	for _, j := range jobs {
 		t0 := time.Now()
-		out, err := sim.Run(context.Background(), j.fx, j.sc, sim.ScenarioOptions{})
+		out, err := sim.Run(context.Background(), j.fx, j.sc, opts)
 		took := time.Since(t0)
 		switch {
 		case err != nil:

@@ -1,0 +1,32 @@
+// Package launch runs the agent CLI of an Outfitter launch plan as a real
+// process, as a [sim.Agent]: the same orchestration ([sim.Execute]) that
+// runs simulated agents runs real ones, on the host file system of
+// package osfs.
+//
+// # The process
+//
+// [New] returns an [Agent] that, when the engine starts it, spawns the
+// plan's command with the plan's arguments. Its environment is the
+// caller's ([Options].Env, injected: the package reads no global
+// environment), with the [Command]'s variables and then the plan's set over
+// it, the plan winning as upstream's spawn does ([Environ]). The command is
+// looked up in the PATH of that environment ([LookPath]); [Options].Commands
+// replaces a logical command by a program, such as Node with a bundled
+// script. Standard streams are inherited unless given.
+//
+// # Missing CLIs, signals and exit codes
+//
+// A command that is not installed yields a [*NotFoundError] whose message
+// is upstream's, with the install hint of the agent ([InstallHint]).
+// Signals received on [Options].Signals (see [Notify]) are forwarded to the
+// child; the run's exit is the child's code, or the signal that killed it,
+// which [writeback.ExitCode] maps to 128+n as upstream does (SIGINT 130,
+// SIGTERM 143, any other 129). Cancelling the context sends SIGTERM.
+//
+// # Host paths only
+//
+// A real process sees real paths: the composite root must be a directory
+// on the host, so [Agent.Run] refuses a session whose file system is not
+// the host view of osfs ([ErrNotHost]); set [sim.Options].TempDir to a
+// real temporary directory.
+package launch

@@ -1,0 +1,243 @@
+package launch_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"io"
+	"math/rand/v2"
+	"path"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/sim/launch"
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/osfs"
+)
+
+// e2eFixture has one profile with a model and a native claude settings
+// file; both agents get state paths symlinked into the home.
+const e2eFixture = `
+-- README.md --
+One profile, run by a real process and by a script.
+-- home/.outfitter/settings.yml --
+default_profile: solo
+profile_sources:
+  - path: ./profiles
+-- home/.outfitter/profiles/solo/profile.yml --
+id: solo
+controls:
+  model: solo-model
+-- home/.claude/settings.json --
+{"theme": "light"}
+-- project/.keep --
+`
+
+// agentOp is one thing the agent does, as a scenario op and as a line of
+// the fake agent's script.
+type agentOp struct {
+	op   fixtures.OpKind
+	path string
+	data string
+	code int
+}
+
+func scriptOps(ops []agentOp) []fixtures.Op {
+	out := make([]fixtures.Op, len(ops))
+	for i, o := range ops {
+		out[i] = fixtures.Op{Op: o.op, Path: o.path, Data: o.data, Code: o.code}
+	}
+	return out
+}
+
+func fakeScript(ops []agentOp) string {
+	var b strings.Builder
+	for _, o := range ops {
+		switch o.op {
+		case fixtures.OpExit:
+			b.WriteString("exit " + strconv.Itoa(o.code) + "\n")
+		case fixtures.OpMkdir:
+			b.WriteString("mkdir " + o.path + "\n")
+		default:
+			b.WriteString(string(o.op) + " " + o.path + " " + strconv.Quote(o.data) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// view is what a run report holds, for comparing a run on the host with
+// the same run in memory: tokenized, with machine paths reduced to the
+// fixture's.
+type view struct {
+	ProfileID, AgentID string
+	Command            string
+	Args               []string
+	Env                []composite.EnvVar
+	AtLaunch           map[string]fixtures.EntryJSON
+	Warnings           []string
+	Err                string
+	ExitCode           int
+	Durable            fixtures.DeltaJSON
+}
+
+// viewOf projects a result and the durable delta. strip removes the host
+// prefix under which the fixture and the temporary directory live ("" in
+// memory) from every path before tokenizing.
+func viewOf(res *sim.Result, durable vfs.Delta, strip string) view {
+	unhost := func(s string) string {
+		if strip == "" {
+			return s
+		}
+		return strings.ReplaceAll(s, strip, "")
+	}
+	tok := fixtures.Tokens{Composite: unhost(res.Root)}
+	v := view{ProfileID: res.ProfileID, AgentID: res.AgentID, Command: res.Plan.Command, ExitCode: res.ExitCode}
+	for _, a := range res.Plan.Args {
+		v.Args = append(v.Args, tok.Tokenize(unhost(a)))
+	}
+	for _, e := range res.Plan.Env {
+		v.Env = append(v.Env, composite.EnvVar{Name: e.Name, Value: tok.Tokenize(unhost(e.Value))})
+	}
+	for _, w := range res.Warnings {
+		v.Warnings = append(v.Warnings, tok.Tokenize(unhost(w)))
+	}
+	if res.Err != nil {
+		v.Err = tok.Tokenize(unhost(res.Err.Error()))
+	}
+	unhostTree := func(t vfs.Tree) vfs.Tree {
+		out := make(vfs.Tree, len(t))
+		for p, e := range t {
+			e.Target = unhost(e.Target)
+			if strip != "" {
+				e.Data = bytes.ReplaceAll(e.Data, []byte(strip), nil)
+			}
+			out[p] = e
+		}
+		return out
+	}
+	v.AtLaunch = fixtures.ProjectTree(unhostTree(res.AtLaunch), tok)
+	d := vfs.Delta{Added: unhostTree(durable.Added), Changed: map[string]vfs.Change{}, Removed: durable.Removed}
+	for p, c := range durable.Changed {
+		both := unhostTree(vfs.Tree{"b": c.Before, "a": c.After})
+		d.Changed[p] = vfs.Change{Before: both["b"], After: both["a"]}
+	}
+	v.Durable = fixtures.ProjectDelta(d, fixtures.Tokens{})
+	return v
+}
+
+// seeded returns the options both runs share: the same random suffix of
+// the composite root and the fixtures' clock.
+func seeded(tempDir string) sim.Options {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], 8)
+	return sim.Options{Rand: rand.NewChaCha8(key), Clock: fixtures.LoadTime, TempDir: tempDir}
+}
+
+// TestEndToEndMatchesMemory runs the same run twice: once on the host with
+// the fake agent as a real child process (fixture copied under a temporary
+// directory), once in memory with a scripted agent doing the same, and
+// compares the reports and the durable differences.
+func TestEndToEndMatchesMemory(t *testing.T) {
+	bin := fakeAgent(t)
+	fx, err := fixtures.LoadTxtar([]byte(e2eFixture), "e2e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		agent string
+		args  []string
+		ops   []agentOp
+	}{
+		{
+			name:  "pi",
+			agent: "pi",
+			ops: []agentOp{
+				{op: fixtures.OpWrite, path: "settings.json", data: "{\"theme\":\"dark\"}\n"},
+				{op: fixtures.OpAppend, path: "auth.json", data: "{}\n"},
+				{op: fixtures.OpWrite, path: "scratch.txt", data: "temporary\n"},
+				{op: fixtures.OpMkdir, path: "unknown-dir"},
+				{op: fixtures.OpExit, code: 3},
+			},
+		},
+		{
+			name:  "claude",
+			agent: "claude",
+			args:  []string{"--verbose"},
+			ops: []agentOp{
+				{op: fixtures.OpWrite, path: "settings.json", data: "{\"theme\":\"dark\"}\n"},
+				{op: fixtures.OpWrite, path: "notes.md", data: "unknown\n"},
+				{op: fixtures.OpExit, code: 0},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			spec := sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, Agent: tt.agent, Args: tt.args}
+
+			// In memory.
+			mem := fx.Clone()
+			if err := mem.MkdirAll("/tmp", 0o777); err != nil {
+				t.Fatal(err)
+			}
+			memBefore := durableSnapshot(t, mem)
+			memRes := sim.Execute(context.Background(), mem, spec, sim.Script{Ops: scriptOps(tt.ops)}, seeded("/tmp"))
+			memView := viewOf(memRes, vfs.Diff(memBefore, durableSnapshot(t, mem)), "")
+
+			// On the host, with a real process.
+			host := t.TempDir()
+			hostFS := osfs.New()
+			src := fx.Clone()
+			if err := vfs.CopyTree(hostFS, host+fixtures.FixtureRoot, src, fixtures.FixtureRoot); err != nil {
+				t.Fatal(err)
+			}
+			if err := hostFS.Mkdir(host+"/tmp", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			rooted := osfs.NewRooted(host)
+			hostBefore := durableSnapshot(t, rooted)
+			hostSpec := spec
+			hostSpec.Home, hostSpec.Project = host+fixtures.HomeRoot, host+fixtures.ProjectRoot
+			opts := seeded(host + "/tmp")
+			opts.Cwd = host + fixtures.ProjectRoot
+			agent := launch.New(launch.Options{
+				Env:      []string{"FAKEAGENT_SCRIPT=" + fakeScript(tt.ops)},
+				Commands: map[string]launch.Command{tt.agent: {Path: bin}},
+				Stdout:   io.Discard, Stderr: io.Discard,
+			})
+			hostRes := sim.Execute(context.Background(), hostFS, hostSpec, agent, opts)
+			hostView := viewOf(hostRes, vfs.Diff(hostBefore, durableSnapshot(t, rooted)), host)
+
+			if !memRes.Launched || !hostRes.Launched {
+				t.Fatalf("precondition: both runs launch (memory: %v, host: %v)", memRes.Err, hostRes.Err)
+			}
+			if diff := cmp.Diff(memView, hostView); diff != "" {
+				t.Errorf("host run differs from the memory run (-memory +host):\n%s", diff)
+			}
+			if len(hostView.Durable.Added)+len(hostView.Durable.Changed) == 0 {
+				t.Errorf("precondition: the agent's write through the state link reached durable storage; durable delta is empty")
+			}
+			if len(hostView.Warnings) == 0 {
+				t.Errorf("precondition: the unknown write is warned about")
+			}
+			if _, err := hostFS.Lstat(hostRes.Root); err == nil {
+				t.Errorf("composite root %s left behind", path.Base(hostRes.Root))
+			}
+		})
+	}
+}
+
+func durableSnapshot(t *testing.T, fsys vfs.FS) vfs.Tree {
+	t.Helper()
+	tree, err := fixtures.SnapshotDurable(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}

@@ -1,0 +1,273 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/osfs"
+	"github.com/outfitter-go/vfsim/writeback"
+)
+
+// Options configures an [Agent]. The zero value looks the plan's command
+// up in an empty PATH (so it finds nothing): an embedding program passes
+// its environment in Env.
+type Options struct {
+	// Env is the caller's environment as "NAME=value" strings, typically
+	// os.Environ(). The child gets it with the command's variables and
+	// then the plan's set over it (the plan wins). The PATH the
+	// command is looked up in is the one of that final environment.
+	Env []string
+	// Commands maps a logical command of the plan ("pi", "claude") to the
+	// program that runs it. A command not in the map is looked up in PATH
+	// by its own name.
+	Commands map[string]Command
+	// Dir is the child's working directory; "" means the caller's.
+	Dir string
+	// Stdin, Stdout and Stderr are the child's standard streams; nil means
+	// the caller's own (os.Stdin, os.Stdout, os.Stderr), which the child
+	// then inherits as file descriptors, terminal included.
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Signals, when not nil, delivers the signals to forward: every signal
+	// received while the child runs is sent to it. [Notify] makes such a
+	// channel for SIGINT, SIGTERM and SIGHUP.
+	Signals <-chan os.Signal
+}
+
+// Command is the program that runs a logical command, for example Node
+// with a bundled script for "pi", as upstream launches it.
+type Command struct {
+	// Path is the program: an absolute path, or a name looked up in PATH.
+	Path string
+	// Args come before the plan's arguments.
+	Args []string
+	// Env holds variables set over the caller's environment and under the
+	// plan's, like upstream's PI_SKIP_VERSION_CHECK=1 for bundled pi.
+	Env []composite.EnvVar
+}
+
+// Agent is a [sim.Agent] that runs the agent CLI of the launch plan as a
+// real process on the host: the session's composite root must be a real
+// directory, so the session's file system must be the host view of
+// package osfs (possibly wrapped by a file system with an Inner method,
+// such as package faultfs). The zero value is not usable; make one with
+// [New].
+type Agent struct {
+	opts Options
+}
+
+var _ sim.Agent = (*Agent)(nil)
+
+// New returns an agent that launches processes with opts.
+func New(opts Options) *Agent { return &Agent{opts: opts} }
+
+// ErrNotHost reports a session whose file system is not the host's, so
+// that a real process could not see the composite.
+var ErrNotHost = errors.New("the composite profile is not on the host file system")
+
+// NotFoundError reports an agent CLI that is not installed: the command is
+// not on PATH, or the program does not exist. Its message is upstream's,
+// followed by the install hint when the agent has one.
+type NotFoundError struct {
+	// Agent is the agent's id, the plan's logical command.
+	Agent string
+	// Command is the program that was not found.
+	Command string
+	// Err is the underlying error, when there is one.
+	Err error
+}
+
+// Error returns upstream's message and the install hint, on one line.
+func (e *NotFoundError) Error() string {
+	msg := fmt.Sprintf("Could not launch the '%s' agent CLI: '%s' is not installed or not on your PATH.", e.Agent, e.Command)
+	if h := e.Hint(); h != "" {
+		msg += " " + h
+	}
+	return msg
+}
+
+// Hint returns upstream's install hint for the agent, or "" when there is
+// none.
+func (e *NotFoundError) Hint() string { return InstallHint(e.Agent) }
+
+// Unwrap returns the underlying error.
+func (e *NotFoundError) Unwrap() error { return e.Err }
+
+// InstallHint returns upstream's install hint for an agent id, or "" for
+// an agent without one.
+func InstallHint(agent string) string {
+	switch agent {
+	case "pi":
+		return "Install Pi with `npm install -g @earendil-works/pi-coding-agent` (see https://pi.dev)."
+	case "claude":
+		return "Install Claude Code from https://claude.com/claude-code, then rerun with `--agent claude`."
+	}
+	return ""
+}
+
+// Run starts the plan's command with the plan's arguments and environment
+// and waits for it, forwarding signals. The exit is the child's code, or
+// the signal that killed it. A command that cannot be found yields a
+// [*NotFoundError]; a cancelled ctx sends SIGTERM to the child and, once
+// it has ended, returns ctx's error with the exit.
+func (a *Agent) Run(ctx context.Context, s *sim.Session) (writeback.Exit, error) {
+	if !hostView(s.FS) {
+		return writeback.Exit{}, fmt.Errorf("launch %s: %w", s.Plan.Command, ErrNotHost)
+	}
+	cmd, err := a.command(s.Plan)
+	if err != nil {
+		return writeback.Exit{}, err
+	}
+	if err := cmd.Start(); err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !missingDir(cmd.Dir) {
+			return writeback.Exit{}, &NotFoundError{Agent: s.Plan.Command, Command: cmd.Path, Err: err}
+		}
+		return writeback.Exit{}, fmt.Errorf("launch %s: %w", s.Plan.Command, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var cancelled error
+	ctxDone := ctx.Done()
+	for {
+		select {
+		case sig := <-a.opts.Signals:
+			// A child that already exited cannot be signalled; Wait tells.
+			_ = cmd.Process.Signal(sig)
+		case <-ctxDone:
+			cancelled, ctxDone = ctx.Err(), nil
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+		case err := <-done:
+			exit, ok := exitOf(cmd.ProcessState)
+			if !ok {
+				return exit, fmt.Errorf("wait for %s: %w", s.Plan.Command, err)
+			}
+			return exit, cancelled
+		}
+	}
+}
+
+// missingDir reports whether dir is set and cannot be used, so that a
+// failed start is the working directory's fault, not the program's.
+func missingDir(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	fi, err := os.Stat(dir)
+	return err != nil || !fi.IsDir()
+}
+
+// command builds the process of a plan.
+func (a *Agent) command(plan composite.LaunchPlan) (*exec.Cmd, error) {
+	c, ok := a.opts.Commands[plan.Command]
+	if !ok {
+		c = Command{Path: plan.Command}
+	}
+	env := Environ(a.opts.Env, c.Env, plan.Env)
+	prog := c.Path
+	if !strings.Contains(prog, "/") {
+		found, err := LookPath(prog, getenv(env, "PATH"))
+		if err != nil {
+			return nil, &NotFoundError{Agent: plan.Command, Command: prog, Err: err}
+		}
+		prog = found
+	}
+	cmd := &exec.Cmd{
+		Path:   prog,
+		Args:   append(append([]string{prog}, c.Args...), plan.Args...),
+		Env:    env,
+		Dir:    a.opts.Dir,
+		Stdin:  or[io.Reader](a.opts.Stdin, os.Stdin),
+		Stdout: or[io.Writer](a.opts.Stdout, os.Stdout),
+		Stderr: or[io.Writer](a.opts.Stderr, os.Stderr),
+	}
+	return cmd, nil
+}
+
+func or[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// Environ returns base ("NAME=value" strings) with each layer's variables
+// set over it in order, so a later layer wins. A variable already in base
+// keeps its position; new ones are appended in layer order. Entries of
+// base without "=" are kept as they are.
+func Environ(base []string, layers ...[]composite.EnvVar) []string {
+	out := append([]string(nil), base...)
+	index := make(map[string]int, len(out))
+	for i, kv := range out {
+		if name, _, ok := strings.Cut(kv, "="); ok {
+			if _, seen := index[name]; !seen {
+				index[name] = i
+			}
+		}
+	}
+	for _, layer := range layers {
+		for _, v := range layer {
+			kv := v.Name + "=" + v.Value
+			if i, ok := index[v.Name]; ok {
+				out[i] = kv
+				continue
+			}
+			index[v.Name] = len(out)
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// getenv returns the first value of name in env.
+func getenv(env []string, name string) string {
+	for _, kv := range env {
+		if n, v, ok := strings.Cut(kv, "="); ok && n == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// LookPath searches the directories of pathList (a PATH value) for an
+// executable regular file named file and returns its path. Empty and
+// relative directories are skipped, as os/exec refuses results relative
+// to the working directory. The error wraps [exec.ErrNotFound].
+func LookPath(file, pathList string) (string, error) {
+	for _, dir := range filepath.SplitList(pathList) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, file)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", &exec.Error{Name: file, Err: exec.ErrNotFound}
+}
+
+// hostView reports whether fsys is, or wraps, the host view of osfs.
+func hostView(fsys vfs.FS) bool {
+	for {
+		switch f := fsys.(type) {
+		case *osfs.FS:
+			return f.Root() == ""
+		case interface{ Inner() vfs.FS }:
+			fsys = f.Inner()
+		default:
+			return false
+		}
+	}
+}
