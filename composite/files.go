@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -105,8 +107,37 @@ func pluginFiles(assets fs.FS) ([]File, bool, error) {
 	return files, true, nil
 }
 
+// skillRefMemo remembers the references of the few bundled skills a
+// process sees (their text is the key), so that every plan does not parse
+// the same frontmatter again. It only ever holds the result of a pure
+// function of its key.
+var skillRefMemo struct {
+	sync.Mutex
+	m map[string][]string
+}
+
 // skillReferences reads the references list of a SKILL.md frontmatter.
 func skillReferences(skill []byte) ([]string, error) {
+	skillRefMemo.Lock()
+	refs, ok := skillRefMemo.m[string(skill)]
+	skillRefMemo.Unlock()
+	if ok {
+		return slices.Clone(refs), nil
+	}
+	refs, err := parseSkillReferences(skill)
+	if err != nil {
+		return nil, err
+	}
+	skillRefMemo.Lock()
+	if skillRefMemo.m == nil || len(skillRefMemo.m) >= 16 {
+		skillRefMemo.m = map[string][]string{}
+	}
+	skillRefMemo.m[string(skill)] = slices.Clone(refs)
+	skillRefMemo.Unlock()
+	return refs, nil
+}
+
+func parseSkillReferences(skill []byte) ([]string, error) {
 	text := strings.ReplaceAll(string(skill), "\r\n", "\n")
 	if !strings.HasPrefix(text, "---\n") {
 		return nil, nil

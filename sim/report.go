@@ -3,7 +3,6 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/outfitter-go/vfsim/composite"
@@ -138,15 +137,6 @@ func rawJSON(data []byte) json.RawMessage {
 	return b.Bytes()
 }
 
-// mustJSON encodes a value of this package's own types, which cannot fail.
-func mustJSON(v any) []byte {
-	data, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("sim: encoding a report value: %v", err))
-	}
-	return data
-}
-
 // writeString writes s as a JSON string without HTML escaping, so tokens
 // such as <home> stay readable.
 func writeString(b *bytes.Buffer, s string) {
@@ -154,4 +144,43 @@ func writeString(b *bytes.Buffer, s string) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)       // a string always encodes
 	b.Truncate(b.Len() - 1) // drop the encoder's newline
+}
+
+// value returns the summary as the plain JSON values expectations compare
+// (map[string]any, []any, string, float64, bool, nil), without a round
+// trip through text for its plain fields.
+func (s *Summary) value() map[string]any {
+	args := make([]any, len(s.LaunchArgs))
+	for i, a := range s.LaunchArgs {
+		args[i] = a
+	}
+	env := make(map[string]any, len(s.LaunchEnv))
+	for _, v := range s.LaunchEnv {
+		env[v.Name] = v.Value
+	}
+	targets := make(map[string]any, len(s.StateTargets))
+	for k, v := range s.StateTargets {
+		targets[k] = v
+	}
+	m := map[string]any{
+		"launchCommand": s.LaunchCommand,
+		"launchArgs":    args,
+		"launchEnv":     env,
+		"stateTargets":  targets,
+	}
+	for k, raw := range map[string]json.RawMessage{
+		"generatedProfile":     s.GeneratedProfile,
+		"mcpConfig":            s.MCPConfig,
+		"generatedKeybindings": s.GeneratedKeybindings,
+		"nativeModels":         s.NativeModels,
+	} {
+		if raw == nil {
+			continue
+		}
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			m[k] = v
+		}
+	}
+	return m
 }

@@ -3,7 +3,6 @@ package sim
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"io/fs"
@@ -150,8 +149,7 @@ func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts 
 func outcomeOf(r *Result, rr RunReport) fixtures.Outcome {
 	o := fixtures.Outcome{ProfileID: r.ProfileID, AgentID: r.AgentID, ExitCode: r.ExitCode, Warnings: r.Warnings, Err: r.Err}
 	if rr.Summary != nil {
-		// Our own JSON: plain decoding gives the shapes DiffJSON compares.
-		_ = json.Unmarshal(mustJSON(rr.Summary), &o.Summary)
+		o.Summary = rr.Summary.value()
 	}
 	return o
 }

@@ -1,0 +1,49 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/outfitter-go/vfsim/fixtures"
+)
+
+// TestSummaryValueMatchesJSON checks that the summary's plain value is
+// what decoding its JSON gives, for every run of the catalog.
+func TestSummaryValueMatchesJSON(t *testing.T) {
+	t.Parallel()
+	fxs, err := fixtures.LoadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, fx := range fxs {
+		for _, sc := range fx.Scenarios() {
+			out, err := Run(context.Background(), fx, sc, ScenarioOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, rr := range out.Report.Runs {
+				if rr.Summary == nil {
+					continue
+				}
+				data, err := json.Marshal(rr.Summary)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want map[string]any
+				if err := json.Unmarshal(data, &want); err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(want, rr.Summary.value()); d != "" {
+					t.Errorf("%s run %d: summary value (-json +value):\n%s", sc.Name, i, d)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no run reached the launch: nothing was compared")
+	}
+}
