@@ -160,6 +160,14 @@ func defaultKey(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
+	return StableJSON(v)
+}
+
+// StableJSON encodes a document value compactly like [Stringify], with
+// every object's keys sorted: equal values give equal text, whatever the
+// key order they were built in. It is the identity of values in
+// de-duplicating merges.
+func StableJSON(v any) string {
 	var b strings.Builder
 	writeSorted(&b, v)
 	return b.String()
@@ -189,6 +197,12 @@ func writeSorted(b *strings.Builder, v any) {
 			writeSorted(b, e)
 		}
 		b.WriteByte(']')
+	case []string:
+		list := make([]any, len(v))
+		for i, s := range v {
+			list[i] = s
+		}
+		writeSorted(b, list)
 	default:
 		writeJS(b, v, "", "")
 	}
