@@ -3,6 +3,7 @@ package composite_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/outfitter-go/vfsim/fixtures/golden"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -17,20 +18,6 @@ import (
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
-
-// sharedDir locates reference data through an environment variable or
-// the shared directory next to the module, skipping when absent.
-func sharedDir(t testing.TB, env, rel string) string {
-	t.Helper()
-	dir := os.Getenv(env)
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", rel)
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		t.Skipf("reference data not found at %s (set %s)", dir, env)
-	}
-	return dir
-}
 
 // capture is the part of an upstream capture these tests compare.
 type capture struct {
@@ -111,20 +98,6 @@ var presence = []string{
 	"outfitter/plugin/skills/outfitter/SKILL.md",
 }
 
-// preRun applies the mutations a reference test makes before its run.
-func preRun(t testing.TB, fsys *vfs.MemFS, name string) {
-	t.Helper()
-	if name != "trivial_repo_only_profile.test02" {
-		return
-	}
-	must(t, fsys.MkdirAll(fixtures.HomeRoot+"/.pi/agent", 0o755))
-	must(t, fsys.WriteFile(fixtures.HomeRoot+"/.pi/agent/settings.json", []byte(`{"packages":["npm:pi-subagents","npm:kept-package"],"theme":"dark"}`+"\n"), 0o644))
-	yml := fixtures.ProjectRoot + "/.outfitter/profiles/repo-review/profile.yml"
-	data, err := fsys.ReadFile(yml)
-	must(t, err)
-	must(t, fsys.WriteFile(yml, append(data, "\n  pi:\n    extensions:\n      - npm:pi-subagents@2\n"...), 0o644))
-}
-
 func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
@@ -134,8 +107,8 @@ func must(t testing.TB, err error) {
 
 func TestUpstreamCaptures(t *testing.T) {
 	t.Parallel()
-	fixDir := sharedDir(t, "VFSIM_UPSTREAM_FIXTURES", "upstream-fixtures")
-	capDir := sharedDir(t, "VFSIM_UPSTREAM_CAPTURES", "upstream-captures")
+	golden.UpstreamOrSkip(t, golden.UpstreamFixtures)
+	capDir := golden.UpstreamOrSkip(t, golden.UpstreamCaptures)
 	files, err := filepath.Glob(filepath.Join(capDir, "*.json"))
 	must(t, err)
 	if len(files) == 0 {
@@ -149,11 +122,8 @@ func TestUpstreamCaptures(t *testing.T) {
 			must(t, err)
 			var c capture
 			must(t, json.Unmarshal(data, &c))
-			fx, err := fixtures.LoadDir(filepath.Join(fixDir, c.Fixture))
-			must(t, err)
-			fsys := fx.Clone()
+			fsys := golden.UpstreamMachine(t, name)
 			must(t, fsys.MkdirAll("/tmp", 0o1777))
-			preRun(t, fsys, name)
 			rng := rand.NewChaCha8([32]byte{1})
 			for i, run := range c.Runs {
 				res, err := resolve.Load(fsys, resolve.Options{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot,

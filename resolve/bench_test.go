@@ -1,7 +1,7 @@
 package resolve_test
 
 import (
-	"path/filepath"
+	"github.com/outfitter-go/vfsim/fixtures/golden"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/resolve"
@@ -10,8 +10,7 @@ import (
 // BenchmarkLoadHeavilyOverridden resolves the five-source, seven-profile
 // heavily_overridden_engineering reference fixture from a MemFS.
 func BenchmarkLoadHeavilyOverridden(b *testing.B) {
-	fixtures := sharedDir(b, "VFSIM_UPSTREAM_FIXTURES", "upstream-fixtures")
-	fsys := loadFixture(b, filepath.Join(fixtures, "heavily_overridden_engineering"))
+	fsys := golden.UpstreamFixture(b, "heavily_overridden_engineering").Clone()
 	opts := resolve.Options{Home: "/fixture/home", Project: "/fixture/project", ProfileID: "engineering", AgentID: "pi"}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -2,9 +2,8 @@ package resolve_test
 
 import (
 	"encoding/json"
-	"io/fs"
+	"github.com/outfitter-go/vfsim/fixtures/golden"
 	"os"
-	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,72 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/outfitter-go/vfsim/resolve"
-	"github.com/outfitter-go/vfsim/vfs"
 )
-
-// sharedDir locates a folder of upstream reference data through env (set
-// by CI relative to the repository root) or next to the repository, and
-// skips the test when it is absent.
-func sharedDir(t testing.TB, env, name string) string {
-	t.Helper()
-	dir := os.Getenv(env)
-	if dir != "" && !filepath.IsAbs(dir) {
-		// CI gives the path relative to the repository root, one level up.
-		dir = filepath.Join("..", dir)
-	}
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", name)
-	}
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		t.Skipf("upstream reference data %s not found (set %s); skipping", name, env)
-	}
-	return dir
-}
-
-// loadFixture copies the upstream fixture dir into a new MemFS at /fixture.
-func loadFixture(t testing.TB, dir string) *vfs.MemFS {
-	t.Helper()
-	fsys := vfs.NewMemFS(vfs.MemOptions{})
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		name := path.Join("/fixture", filepath.ToSlash(rel))
-		switch {
-		case d.IsDir():
-			return fsys.MkdirAll(name, 0o755)
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return fsys.Symlink(target, name)
-		default:
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			return fsys.WriteFile(name, data, 0o644)
-		}
-	})
-	if err != nil {
-		t.Fatalf("load fixture %s: %v", dir, err)
-	}
-	return fsys
-}
-
-// preRun holds the fixture mutations an upstream test made before its run,
-// where they change the resolved profile (spec/fixtures.md catalog).
-var preRun = map[string]struct{ file, appendText string }{
-	"trivial_repo_only_profile.test02": {
-		file:       "/fixture/project/.outfitter/profiles/repo-review/profile.yml",
-		appendText: "\n  pi:\n    extensions:\n      - npm:pi-subagents@2\n",
-	},
-}
 
 type capture struct {
 	Fixture string `json:"fixture"`
@@ -94,8 +28,8 @@ type capture struct {
 
 func TestUpstreamGeneratedProfiles(t *testing.T) {
 	t.Parallel()
-	fixtures := sharedDir(t, "VFSIM_UPSTREAM_FIXTURES", "upstream-fixtures")
-	captures := sharedDir(t, "VFSIM_UPSTREAM_CAPTURES", "upstream-captures")
+	golden.UpstreamOrSkip(t, golden.UpstreamFixtures)
+	captures := golden.UpstreamOrSkip(t, golden.UpstreamCaptures)
 	files, err := filepath.Glob(filepath.Join(captures, "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no captures in %s (err %v)", captures, err)
@@ -117,16 +51,7 @@ func TestUpstreamGeneratedProfiles(t *testing.T) {
 			}
 			test := strings.TrimSuffix(filepath.Base(file), ".json")
 			t.Run(test+"/"+strconv.Itoa(i), func(t *testing.T) {
-				fsys := loadFixture(t, filepath.Join(fixtures, c.Fixture))
-				if m, ok := preRun[test]; ok {
-					old, err := fsys.ReadFile(m.file)
-					if err != nil {
-						t.Fatalf("pre-run mutation: %v", err)
-					}
-					if err := fsys.WriteFile(m.file, append(old, m.appendText...), 0o644); err != nil {
-						t.Fatalf("pre-run mutation: %v", err)
-					}
-				}
+				fsys := golden.UpstreamMachine(t, test)
 				res, err := resolve.Load(fsys, resolve.Options{
 					Home: "/fixture/home", Project: "/fixture/project",
 					ProfileID: run.Options.ProfileID, AgentID: run.Options.AgentID,
@@ -149,8 +74,7 @@ func TestUpstreamGeneratedProfiles(t *testing.T) {
 
 func TestUpstreamHeavilyOverriddenLayers(t *testing.T) {
 	t.Parallel()
-	fixtures := sharedDir(t, "VFSIM_UPSTREAM_FIXTURES", "upstream-fixtures")
-	fsys := loadFixture(t, filepath.Join(fixtures, "heavily_overridden_engineering"))
+	fsys := golden.UpstreamFixture(t, "heavily_overridden_engineering").Clone()
 	res, err := resolve.Load(fsys, resolve.Options{Home: "/fixture/home", Project: "/fixture/project", ProfileID: "engineering"})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
