@@ -225,4 +225,3 @@ func (c *changes) removeMissingChildren(rel string) error {
 	}
 	return nil
 }
-

@@ -31,7 +31,7 @@ func memWith(t testing.TB, tree vfstest.Tree) *vfs.MemFS {
 
 // readOnly wraps lower so that any mutating operation fails the test (and
 // the operation, with EROFS): the overlay must never write below.
-func readOnly(t testing.TB, lower vfs.FS) *faultfs.FS {
+func readOnly(t vfstest.TB, lower vfs.FS) *faultfs.FS {
 	t.Helper()
 	return faultfs.New(lower, faultfs.When(func(op faultfs.Op) bool {
 		if op.Mutates {
