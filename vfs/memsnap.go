@@ -1,32 +1,19 @@
 package vfs
 
-import (
-	"io/fs"
-	"slices"
-	"syscall"
-)
+import "slices"
 
 // snapshot is [SnapshotWith] for a MemFS: one walk over the nodes under a
 // shared lock, without resolving every path again from the root. The
 // result is the same as the generic walk's.
 func (m *MemFS) snapshot(root string, opts SnapshotOptions) (Tree, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if err := validName("lstat", root); err != nil {
+	dir, err := m.rootNode(root)
+	if err != nil {
 		return nil, err
 	}
-	res, err := m.walk(root, 0)
-	if err != nil {
-		return nil, &fs.PathError{Op: "lstat", Path: root, Err: err}
-	}
-	if res.n == nil {
-		return nil, &fs.PathError{Op: "lstat", Path: root, Err: syscall.ENOENT}
-	}
-	if !res.n.isDir() {
-		return nil, &fs.PathError{Op: "snapshot", Path: root, Err: ErrNotDir}
-	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	t := Tree{}
-	m.snapshotNode(res.n, root, "", t, opts)
+	m.snapshotNode(dir, root, "", t, opts)
 	return t, nil
 }
 
