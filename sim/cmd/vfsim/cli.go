@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,7 +21,8 @@ import (
 
 const usage = `usage:
   vfsim check [--scenarios DIR] [DIR ...]
-  vfsim run --fixture DIR|FILE.txtar --scenario FILE [--json]
+  vfsim run --fixture DIR|FILE.txtar --scenario FILE [--json] [--overlay]
+  vfsim dry-run [--home DIR] [--project DIR] [--agent pi|claude] [--profile ID] [--strict] [-- args]
   vfsim update [DIR ...]
   vfsim list [DIR ...]
 `
@@ -40,6 +40,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = check(args[1:], stdout)
 	case "run":
 		code, err = runOne(args[1:], stdout)
+	case "dry-run":
+		code, err = dryRun(args[1:], stdout)
 	case "update":
 		code, err = update(args[1:], stdout)
 	case "list":
@@ -236,6 +238,7 @@ func runOne(args []string, stdout io.Writer) (int, error) {
 	fixture := f.String("fixture", "", "fixture directory or .txtar file")
 	scenario := f.String("scenario", "", "scenario file (default: the fixture's only scenario)")
 	asJSON := f.Bool("json", false, "print the run report as JSON")
+	overlay := f.Bool("overlay", false, "run on an overlay of the fixture directory instead of a copy")
 	if err := f.Parse(args); err != nil {
 		return 0, usageError{err}
 	}
@@ -263,7 +266,11 @@ func runOne(args []string, stdout io.Writer) (int, error) {
 	default:
 		return 0, usageError{fmt.Errorf("fixture %s has %d scenarios: name one with --scenario", fx.Name(), len(fx.Scenarios()))}
 	}
-	out, err := sim.Run(context.Background(), fx, sc, sim.ScenarioOptions{})
+	opts, err := overlayOptions(*overlay, *fixture, sc)
+	if err != nil {
+		return 0, err
+	}
+	out, err := sim.Run(context.Background(), fx, sc, opts)
 	if err != nil {
 		return 0, err
 	}
@@ -294,62 +301,10 @@ func printReport(w io.Writer, out *sim.Outcome) {
 	fmt.Fprintf(w, "scenario %s\n", rep.Scenario)
 	for i, r := range rep.Runs {
 		fmt.Fprintf(w, "\nrun %d: agent %s, profile %s, exit code %d\n", i, orNone(r.AgentID), orNone(r.ProfileID), r.ExitCode)
-		if r.Launch != nil {
-			fmt.Fprintf(w, "  launch: %s %s\n", r.Launch.Command, quoteArgs(r.Launch.Args))
-			for _, v := range r.Launch.Env {
-				fmt.Fprintf(w, "    %s=%s\n", v.Name, v.Value)
-			}
-			fmt.Fprintf(w, "  composite at launch:\n")
-			keys := make([]string, 0, len(r.CompositeAtLaunch))
-			for k := range r.CompositeAtLaunch {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				e := r.CompositeAtLaunch[k]
-				indent := strings.Repeat("  ", strings.Count(k, "/"))
-				name := path.Base(k)
-				switch e.Type {
-				case vfs.TypeDir:
-					fmt.Fprintf(w, "    %s%s/\n", indent, name)
-				case vfs.TypeSymlink:
-					dangling := ""
-					if e.TargetExists != nil && !*e.TargetExists {
-						dangling = " (dangling)"
-					}
-					fmt.Fprintf(w, "    %s%s -> %s%s\n", indent, name, e.Target, dangling)
-				default:
-					fmt.Fprintf(w, "    %s%s (%d bytes)\n", indent, name, size(e))
-				}
-			}
-		}
-		for _, warn := range r.Warnings {
-			fmt.Fprintf(w, "  warning: %s\n", warn)
-		}
-		if r.Error != nil {
-			fmt.Fprintf(w, "  error: %s\n", *r.Error)
-		}
+		printLaunch(w, r)
 	}
-	d := rep.Durable
 	fmt.Fprintf(w, "\ndurable changes (relative to <fixture>):\n")
-	if len(d.Added)+len(d.Changed)+len(d.Removed) == 0 {
-		fmt.Fprintf(w, "  none\n")
-	}
-	for _, k := range sortedKeys(d.Added) {
-		fmt.Fprintf(w, "  + %s %s\n", k, describeEntry(d.Added[k]))
-	}
-	changed := make([]string, 0, len(d.Changed))
-	for k := range d.Changed {
-		changed = append(changed, k)
-	}
-	sort.Strings(changed)
-	for _, k := range changed {
-		c := d.Changed[k]
-		fmt.Fprintf(w, "  ~ %s %s -> %s\n", k, describeEntry(c.Before), describeEntry(c.After))
-	}
-	for _, k := range d.Removed {
-		fmt.Fprintf(w, "  - %s\n", k)
-	}
+	printDelta(w, rep.Durable, "")
 	if !out.Passed() {
 		fmt.Fprintf(w, "\nfailed expectations:\n")
 		for _, m := range out.Mismatches {

@@ -1,0 +1,402 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
+	"github.com/outfitter-go/vfsim/vfs/osfs"
+)
+
+// sevenProfiles is a home and a project with seven profile files: the
+// selected profile is defined in the home and twice in the project, and
+// inherits a team baseline.
+const sevenProfiles = `
+-- README.md --
+Seven profiles over a home and a project.
+-- home/.outfitter/settings.yml --
+default_profile: eng
+profile_sources:
+  - path: ./profiles
+-- home/.outfitter/profiles/personal/profile.yml --
+id: personal
+controls:
+  model: personal-model
+-- home/.outfitter/profiles/eng/profile.yml --
+id: eng
+controls:
+  environment:
+    FROM_HOME: 'yes'
+-- project/.outfitter/settings.yml --
+profile_sources:
+  - path: ../../home/.outfitter/profiles
+  - path: ./team
+  - path: ./profiles
+-- project/.outfitter/team/base/profile.yml --
+id: base
+controls:
+  model: base-model
+-- project/.outfitter/team/eng/profile.yml --
+id: eng
+inherits:
+  - base
+-- project/.outfitter/profiles/eng/profile.yml --
+id: eng
+inherits:
+  - base
+controls:
+  thinking: high
+  environment:
+    FROM_PROJECT: 'yes'
+-- project/.outfitter/profiles/docs/profile.yml --
+id: docs
+-- project/.outfitter/profiles/ops/profile.yml --
+id: ops
+controls:
+  provider: ops-provider
+`
+
+// machine returns a memory machine holding the seven-profile fixture, a
+// temporary directory and n unrelated files in the home, spread over a
+// few folders and the home itself.
+func machine(t testing.TB, n int) *vfs.MemFS {
+	t.Helper()
+	fx, err := fixtures.LoadTxtar([]byte(sevenProfiles), "seven")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fx.Clone()
+	if err := m.MkdirAll("/tmp", 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		dir := fmt.Sprintf("%s/junk/d%02d", fixtures.HomeRoot, i%10)
+		if i%100 == 0 {
+			dir = fixtures.HomeRoot
+		}
+		if err := m.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.WriteFile(fmt.Sprintf("%s/unrelated-%04d.txt", dir, i), []byte("noise\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+// seededOptions are deterministic engine options for a dry run.
+func seededOptions(tempDir string) sim.Options {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], 1)
+	return sim.Options{Rand: rand.NewChaCha8(key), Clock: fixtures.LoadTime, TempDir: tempDir, Cwd: fixtures.ProjectRoot}
+}
+
+var fixtureSpec = sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot}
+
+func TestDryRunReadsWhatResolutionNeeds(t *testing.T) {
+	t.Parallel()
+	type reads struct {
+		byKind map[faultfs.Kind]int
+		junk   []string // operations that touched the unrelated files
+		writes []faultfs.Op
+	}
+	dry := func(n int) reads {
+		lower := faultfs.New(machine(t, n), faultfs.ReadOnly())
+		out := dryRunOn(context.Background(), lower, fixtureSpec, seededOptions("/tmp"))
+		if out.Result.Err != nil || !out.Result.Launched {
+			t.Fatalf("precondition: the dry run reaches the launch: %v", out.Result.Err)
+		}
+		r := reads{byKind: map[faultfs.Kind]int{}}
+		for _, op := range lower.Ops() {
+			r.byKind[op.Kind]++
+			if strings.Contains(op.Path, "/junk") || strings.Contains(op.Path, "unrelated-") ||
+				op.Kind == faultfs.KindReadDir && op.Path == fixtures.HomeRoot {
+				r.junk = append(r.junk, string(op.Kind)+" "+op.Path)
+			}
+			if op.Mutates {
+				r.writes = append(r.writes, op)
+			}
+		}
+		return r
+	}
+	small, large := dry(10), dry(1000)
+	if diff := cmp.Diff(small.byKind, large.byKind); diff != "" {
+		t.Errorf("lower-layer operations depend on the home's size (-10 files +1000 files):\n%s", diff)
+	}
+	if len(large.junk) > 0 {
+		t.Errorf("the dry run read unrelated files of the home:\n%s", strings.Join(large.junk, "\n"))
+	}
+	if len(large.writes) > 0 {
+		t.Errorf("the dry run tried to write below the overlay: %v", large.writes)
+	}
+	total := 0
+	for _, n := range large.byKind {
+		total += n
+	}
+	t.Logf("lower-layer operations of a dry run over a home with 1000 unrelated files: %d %v", total, large.byKind)
+}
+
+func TestDryRunReport(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		spec     sim.Spec
+		want     []string // lines the report must hold
+		wantErr  string
+		launched bool
+	}{
+		{
+			name: "pi",
+			spec: fixtureSpec,
+			want: []string{
+				"agent pi, profile eng",
+				"  launch: pi --extension <composite-profile>/outfitter/outfitter-extension.js --model base-model --thinking high --skill <composite-profile>/outfitter/plugin/skills/outfitter",
+				"    PI_CODING_AGENT_DIR=<composite-profile>",
+				"    settings.json -> <home>/.pi/agent/settings.json",
+				"durable changes before the agent starts:",
+				`  + /fixture/home/.pi/agent/mcp.json "{}\n"`,
+				"  + /fixture/home/.pi/agent/sessions (dir)",
+			},
+			launched: true,
+		},
+		{
+			name: "claude with pass-through args",
+			spec: sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, Agent: "claude", Args: []string{"--verbose"}},
+			want: []string{
+				"agent claude, profile eng",
+				"    CLAUDE_CONFIG_DIR=<composite-profile>",
+				"    projects -> <home>/.claude/projects",
+				"  + /fixture/home/.claude/projects (dir)",
+			},
+			launched: true,
+		},
+		{
+			name:    "strict failure",
+			spec:    sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, Agent: "claude", Profile: "ops", Strict: true},
+			wantErr: "Strict failed for claude: claude adapter cannot translate requested control 'provider'.",
+			want: []string{
+				"agent claude, profile ops",
+				"  error: Strict failed for claude: claude adapter cannot translate requested control 'provider'.",
+			},
+		},
+		{
+			name:    "unknown profile",
+			spec:    sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, Profile: "nope"},
+			wantErr: "nope",
+			want:    []string{"agent (none), profile (none)", "durable changes before the agent starts:"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			mem := machine(t, 0)
+			before, err := vfs.Snapshot(mem, "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := dryRunOn(context.Background(), mem, tt.spec, seededOptions("/tmp"))
+			if out.Result.Launched != tt.launched {
+				t.Errorf("launched = %v, want %v (error %v)", out.Result.Launched, tt.launched, out.Result.Err)
+			}
+			switch {
+			case tt.wantErr == "" && out.Result.Err != nil:
+				t.Errorf("error %v", out.Result.Err)
+			case tt.wantErr != "" && (out.Result.Err == nil || !strings.Contains(out.Result.Err.Error(), tt.wantErr)):
+				t.Errorf("error %v, want one containing %q", out.Result.Err, tt.wantErr)
+			}
+			var b bytes.Buffer
+			printDryRun(&b, tt.spec, out)
+			lines := strings.Split(b.String(), "\n")
+			for _, w := range tt.want {
+				found := false
+				for _, l := range lines {
+					found = found || l == w
+				}
+				if !found {
+					t.Errorf("report lacks the line %q:\n%s", w, b.String())
+				}
+			}
+			after, err := vfs.Snapshot(mem, "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := vfs.Diff(before, after); !d.Empty() {
+				t.Errorf("the lower memory FS changed: %+v", d)
+			}
+		})
+	}
+}
+
+// TestDryRunWritesNothingOnDisk runs the command over a home and a project
+// in a real temporary directory and compares the whole tree before and
+// after.
+func TestDryRunWritesNothingOnDisk(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	host := osfs.New()
+	if err := vfs.CopyTree(host, dir+fixtures.FixtureRoot, machine(t, 20), fixtures.FixtureRoot); err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Mkdir(dir+"/tmp", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home, project := dir+fixtures.HomeRoot, dir+fixtures.ProjectRoot
+	before, err := vfs.Snapshot(host, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("command", func(t *testing.T) {
+		code, out, errs := runCLI(t, "dry-run", "--home", home, "--project", project, "--", "--print", "hello")
+		if code != 0 {
+			t.Fatalf("vfsim dry-run = %d\n%s%s", code, out, errs)
+		}
+		for _, w := range []string{
+			"agent pi, profile eng",
+			"  launch: pi --model base-model --thinking high --skill <composite-profile>/outfitter/plugin/skills/outfitter --print hello",
+			`  + ` + home + `/.pi/agent/mcp.json "{}\n"`,
+		} {
+			if !strings.Contains(out, w+"\n") {
+				t.Errorf("output lacks %q:\n%s", w, out)
+			}
+		}
+	})
+	t.Run("read-only lower layer", func(t *testing.T) {
+		lower := faultfs.New(host, faultfs.ReadOnly())
+		spec := sim.Spec{Home: home, Project: project}
+		out := dryRunOn(context.Background(), lower, spec, seededOptions(dir+"/tmp"))
+		if out.Result.Err != nil || out.ChangesErr != nil {
+			t.Fatalf("dry run failed: %v, %v", out.Result.Err, out.ChangesErr)
+		}
+		if n := len(out.Durable.Added); n == 0 {
+			t.Errorf("precondition: a real run would create native fallbacks; the dry run lists none")
+		}
+		for _, op := range lower.Ops() {
+			if op.Mutates {
+				t.Errorf("write-side operation reached the disk: %s %s", op.Kind, op.Path)
+			}
+		}
+	})
+	after, err := vfs.Snapshot(host, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := vfs.Diff(before, after); !d.Empty() {
+		t.Errorf("the dry run changed the disk: %+v", d)
+	}
+}
+
+func TestDryRunUsage(t *testing.T) {
+	t.Parallel()
+	code, _, errs := runCLI(t, "dry-run", "--bogus")
+	if code != 2 || !strings.Contains(errs, "usage:") {
+		t.Errorf("vfsim dry-run --bogus = %d, %q; want 2 and the usage", code, errs)
+	}
+}
+
+// TestRunOverlayMatchesCopy runs every catalog scenario on an overlay of
+// the fixture directory and on the loaded copy: the reports are the same
+// and the fixture directories are not changed.
+func TestRunOverlayMatchesCopy(t *testing.T) {
+	t.Parallel()
+	catalog := filepath.Join("..", "..", "..", "fixtures", "catalog")
+	dirs, err := filepath.Glob(filepath.Join(catalog, "*", "scenarios", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) == 0 {
+		t.Fatalf("precondition: catalog scenarios under %s", catalog)
+	}
+	before, err := vfs.Snapshot(osfs.New(), mustAbs(t, catalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range dirs {
+		fixture := filepath.Dir(filepath.Dir(file))
+		t.Run(filepath.Base(fixture)+"/"+filepath.Base(file), func(t *testing.T) {
+			args := []string{"run", "--json", "--fixture", fixture, "--scenario", file}
+			code, copyOut, errs := runCLI(t, args...)
+			ovCode, ovOut, ovErrs := runCLI(t, append(args, "--overlay")...)
+			if code != ovCode {
+				t.Errorf("exit code %d on the copy, %d on the overlay\n%s%s", code, ovCode, errs, ovErrs)
+			}
+			if diff := cmp.Diff(copyOut, ovOut); diff != "" {
+				t.Errorf("report (-copy +overlay):\n%s", diff)
+			}
+		})
+	}
+	after, err := vfs.Snapshot(osfs.New(), mustAbs(t, catalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := vfs.Diff(before, after); !d.Empty() {
+		t.Errorf("running on overlays changed the catalog on disk: %+v", d)
+	}
+}
+
+func TestRunOverlayNeedsDirectory(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, fixture string }{
+		{"txtar", filepath.Join("..", "..", "..", "fixtures", "testdata", "x.txtar")},
+		{"not a fixture", "."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := overlayOptions(true, tt.fixture, nil)
+			if _, ok := err.(usageError); !ok {
+				t.Errorf("overlayOptions(%q) = %v, want a usage error", tt.fixture, err)
+			}
+		})
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// BenchmarkDryRun measures a dry run over a home with 1000 unrelated files
+// and the seven-profile project, in memory and on disk.
+func BenchmarkDryRun(b *testing.B) {
+	b.Run("memfs", func(b *testing.B) {
+		mem := machine(b, 1000)
+		b.ReportAllocs()
+		for b.Loop() {
+			if out := dryRunOn(context.Background(), mem, fixtureSpec, sim.Options{TempDir: "/tmp"}); out.Result.Err != nil {
+				b.Fatal(out.Result.Err)
+			}
+		}
+	})
+	b.Run("osfs", func(b *testing.B) {
+		dir := b.TempDir()
+		host := osfs.New()
+		if err := vfs.CopyTree(host, dir+fixtures.FixtureRoot, machine(b, 1000), fixtures.FixtureRoot); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Mkdir(dir+"/tmp", 0o755); err != nil {
+			b.Fatal(err)
+		}
+		spec := sim.Spec{Home: dir + fixtures.HomeRoot, Project: dir + fixtures.ProjectRoot}
+		b.ReportAllocs()
+		for b.Loop() {
+			if out := dryRunOn(context.Background(), host, spec, sim.Options{TempDir: dir + "/tmp"}); out.Result.Err != nil {
+				b.Fatal(out.Result.Err)
+			}
+		}
+	})
+}
