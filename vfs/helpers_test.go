@@ -1,10 +1,7 @@
 package vfs_test
 
 import (
-	"errors"
 	"io/fs"
-	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -65,52 +62,4 @@ func snapshotOf(t *testing.T, fsys vfs.FS, root string) vfs.Tree {
 		t.Fatalf("Snapshot(%s): %v", root, err)
 	}
 	return tree
-}
-
-// errClass names the errno an error wraps ("ok" for nil).
-func errClass(err error) string {
-	if err == nil {
-		return "ok"
-	}
-	var errno syscall.Errno
-	switch {
-	case errors.As(err, &errno):
-		return unix(errno)
-	case errors.Is(err, fs.ErrNotExist):
-		return "ENOENT"
-	case errors.Is(err, fs.ErrExist):
-		return "EEXIST"
-	case errors.Is(err, fs.ErrInvalid):
-		return "EINVAL"
-	case errors.Is(err, fs.ErrPermission):
-		return "EACCES"
-	case errors.Is(err, fs.ErrClosed):
-		return "closed"
-	}
-	return "other: " + err.Error()
-}
-
-// unix returns the symbolic name of the errnos the machine can meet.
-func unix(errno syscall.Errno) string {
-	switch errno {
-	case syscall.ENOENT:
-		return "ENOENT"
-	case syscall.EEXIST:
-		return "EEXIST"
-	case syscall.ENOTDIR:
-		return "ENOTDIR"
-	case syscall.EISDIR:
-		return "EISDIR"
-	case syscall.ENOTEMPTY:
-		return "ENOTEMPTY"
-	case syscall.ELOOP:
-		return "ELOOP"
-	case syscall.EINVAL:
-		return "EINVAL"
-	case syscall.EBUSY:
-		return "EBUSY"
-	case syscall.EBADF:
-		return "EBADF"
-	}
-	return "errno " + strconv.Itoa(int(errno))
 }

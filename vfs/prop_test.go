@@ -30,9 +30,11 @@ package vfs_test
 // oracle never refuses an operation for lack of permission either.
 //
 // Depth: go test -run PropMemFSMatchesOS ./vfs/ -rapid.checks=10000
+// (about 4 minutes on 2 cores; 100 checks, the default, take about 2 s).
 //
-// Divergences found so far: none (see the final report of the change that
-// added this test for the figures of the deep run).
+// Divergences found: two, both in the error MemFS.Rename picks when several
+// apply; they are listed, with their shrunk sequences, in knownDivergences
+// and skipped until fixed. Apart from them, 10,000 checks pass.
 
 import (
 	"errors"
@@ -40,8 +42,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -61,7 +61,7 @@ var propNames = []string{"a", "b", "ab"}
 const propMaxDepth = 4
 
 func TestPropMemFSMatchesOS(t *testing.T) {
-	umask := processUmask(t)
+	umask := vfstest.ProcessUmask(t)
 	rapid.Check(t, func(rt *rapid.T) {
 		dir, err := os.MkdirTemp(t.TempDir(), "oracle")
 		if err != nil {
@@ -70,7 +70,7 @@ func TestPropMemFSMatchesOS(t *testing.T) {
 		rt.Cleanup(func() { os.RemoveAll(dir) })
 		m := &propMachine{
 			mem:  vfs.NewMemFS(vfs.MemOptions{Umask: umask, Clock: vfstest.NewClock(clockStart).Now}),
-			host: dir,
+			host: vfstest.HostDir(dir),
 		}
 		// MkdirTemp makes the oracle's root 0700; align it with the MemFS's.
 		root, err := m.mem.Stat("/")
@@ -96,35 +96,14 @@ func TestPropMemFSMatchesOS(t *testing.T) {
 	})
 }
 
-// processUmask reads the umask without changing it (syscall.Umask would
-// change it for the whole process, under the other tests' feet).
-func processUmask(t *testing.T) fs.FileMode {
-	t.Helper()
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatalf("read umask: %v", err)
-	}
-	for line := range strings.Lines(string(status)) {
-		if v, ok := strings.CutPrefix(line, "Umask:"); ok {
-			u, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32)
-			if err != nil {
-				t.Fatalf("parse umask %q: %v", v, err)
-			}
-			return fs.FileMode(u)
-		}
-	}
-	t.Fatal("no Umask line in /proc/self/status")
-	return 0
-}
-
 // propMachine holds the system under test and the oracle directory.
 type propMachine struct {
 	mem  *vfs.MemFS
-	host string
+	host vfstest.HostDir
 }
 
 // hostPath maps a MemFS name to the oracle's host path.
-func (m *propMachine) hostPath(name string) string { return m.host + name }
+func (m *propMachine) hostPath(name string) string { return m.host.Path(name) }
 
 // name draws a name: an existing entry, or a child of one (often a new
 // name), from a small alphabet.
@@ -197,17 +176,17 @@ func (m *propMachine) symlink(t *rapid.T) {
 	switch kind := rapid.SampledFrom([]string{"relative", "absolute", "self", "dot"}).Draw(t, "kind"); kind {
 	case "relative":
 		to := m.name(t, "to")
-		target = relativeTarget(m.physicalDir(path.Dir(name)), to)
+		target = vfstest.RelativeTarget(m.host.PhysicalDir(path.Dir(name)), to)
 		hostTarget = target
 	case "absolute":
 		target = m.name(t, "to")
-		hostTarget = m.hostPath(target)
+		hostTarget = m.host.MapTarget(target)
 	case "self":
 		target = path.Base(name)
 		hostTarget = target
 	case "dot":
 		target = rapid.SampledFrom([]string{".", ".."}).Draw(t, "dot")
-		if target == ".." && m.physicalDir(path.Dir(name)) == "/" {
+		if target == ".." && m.host.PhysicalDir(path.Dir(name)) == "/" {
 			t.Skip("a link to .. in / climbs above the root")
 		}
 		hostTarget = target
@@ -217,7 +196,7 @@ func (m *propMachine) symlink(t *rapid.T) {
 
 func (m *propMachine) rename(t *rapid.T) {
 	oldname, newname := m.name(t, "old"), m.name(t, "new")
-	if m.renameEscapes(oldname, newname) {
+	if m.host.RenameEscapes(oldname, newname) {
 		t.Skip("the rename would move a relative link to where it climbs above the root")
 	}
 	m.same(t, "Rename "+oldname+" "+newname, linkErr, m.mem.Rename(oldname, newname), syscall.Rename(m.hostPath(oldname), m.hostPath(newname)))
@@ -264,14 +243,14 @@ func (m *propMachine) query(t *rapid.T) {
 	ml, merr := m.mem.ReadDir(name)
 	ol, oerr := os.ReadDir(host)
 	m.same(t, "ReadDir "+name, pathErr, merr, oerr)
-	if d := cmp.Diff(dirEntries(ol), dirEntries(ml)); merr == nil && oerr == nil && d != "" {
+	if d := cmp.Diff(vfstest.EntryStrings(ol), vfstest.EntryStrings(ml)); merr == nil && oerr == nil && d != "" {
 		t.Fatalf("ReadDir %s (-os +mem):\n%s", name, d)
 	}
 
 	mt, merr := m.mem.ReadLink(name)
 	ot, oerr := os.Readlink(host)
 	m.same(t, "ReadLink "+name, pathErr, merr, oerr)
-	if merr == nil && oerr == nil && mt != m.unmapTarget(ot) {
+	if merr == nil && oerr == nil && mt != m.host.UnmapTarget(ot) {
 		t.Fatalf("ReadLink %s = %q, os %q", name, mt, ot)
 	}
 
@@ -294,16 +273,16 @@ func (m *propMachine) check(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("Snapshot(MemFS): %v", err)
 	}
-	want := m.hostSnapshot(t)
+	want := m.host.Snapshot(t)
 	mroot, merr := m.mem.Stat("/")
-	oroot, oerr := os.Stat(m.host)
+	oroot, oerr := os.Stat(string(m.host))
 	if merr != nil || oerr != nil || mroot.Mode() != oroot.Mode() {
 		t.Fatalf("root modes diverged: MemFS %v (%v), os %v (%v)", modeOf(mroot), merr, modeOf(oroot), oerr)
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("trees diverged (-os +mem):\n%s", d)
 	}
-	if d := cmp.Diff(resolving(want), resolving(got)); d != "" {
+	if d := cmp.Diff(vfstest.Resolving(want), vfstest.Resolving(got)); d != "" {
 		t.Fatalf("link resolution diverged (-os +mem):\n%s", d)
 	}
 }
@@ -348,7 +327,7 @@ const (
 // has the shape os promises.
 func (m *propMachine) same(t *rapid.T, what string, shape errShape, memErr, osErr error) {
 	t.Helper()
-	if mc, oc := errClass(memErr), errClass(osErr); mc != oc {
+	if mc, oc := vfstest.ErrClass(memErr), vfstest.ErrClass(osErr); mc != oc {
 		for _, k := range knownDivergences {
 			if strings.HasPrefix(what, k.op+" ") && mc == k.mem && (k.os == "" || oc == k.os) {
 				t.Skipf("known divergence (%s): %s", k.why, what)
@@ -394,160 +373,4 @@ func (m *propMachine) sameInfo(t *rapid.T, what string, mfi, ofi fs.FileInfo) {
 	if d := cmp.Diff(norm(ofi), norm(mfi)); d != "" {
 		t.Fatalf("%s (-os +mem):\n%s", what, d)
 	}
-}
-
-// hostSnapshot walks the oracle directory like vfs.Snapshot walks a MemFS.
-func (m *propMachine) hostSnapshot(t *rapid.T) vfs.Tree {
-	tree := vfs.Tree{}
-	err := filepath.WalkDir(m.host, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p == m.host {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, m.host+"/"))
-		info, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		switch {
-		case info.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			_, serr := os.Stat(p)
-			tree[rel] = vfs.Entry{Type: vfs.TypeSymlink, Target: m.unmapTarget(target), TargetExists: serr == nil}
-		case info.IsDir():
-			tree[rel] = vfs.Entry{Type: vfs.TypeDir, Mode: info.Mode().Perm()}
-		default:
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			tree[rel] = vfs.Entry{Type: vfs.TypeFile, Mode: info.Mode().Perm(), Data: data}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("walk oracle: %v", err)
-	}
-	return tree
-}
-
-// unmapTarget turns a host link target back into the MemFS's.
-func (m *propMachine) unmapTarget(target string) string {
-	if target == m.host {
-		return "/"
-	}
-	if rest, ok := strings.CutPrefix(target, m.host+"/"); ok {
-		return "/" + rest
-	}
-	return target
-}
-
-// physicalDir returns the MemFS name of the directory that dir resolves
-// to on the oracle, or dir itself when it does not resolve.
-func (m *propMachine) physicalDir(dir string) string {
-	real, err := filepath.EvalSymlinks(m.hostPath(dir))
-	if err != nil {
-		return dir
-	}
-	if rest, ok := strings.CutPrefix(real, m.host); ok && (rest == "" || strings.HasPrefix(rest, "/")) {
-		return "/" + strings.TrimPrefix(rest, "/")
-	}
-	return dir
-}
-
-// renameEscapes reports whether renaming oldname to newname would put a
-// relative link whose leading ".." climb more levels than its new parent
-// is deep.
-func (m *propMachine) renameEscapes(oldname, newname string) bool {
-	newParent := m.physicalDir(path.Dir(newname))
-	base := depth(newParent)
-	escapes := false
-	oldHost := m.hostPath(oldname)
-	_ = filepath.WalkDir(oldHost, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.Type()&fs.ModeSymlink == 0 {
-			return nil
-		}
-		target, err := os.Readlink(p)
-		if err != nil || filepath.IsAbs(target) {
-			return nil
-		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(p, oldHost), "/")
-		parentDepth := base
-		if rel != "" {
-			parentDepth += strings.Count(rel, "/") + 1
-		}
-		if leadingDotDots(target) > parentDepth {
-			escapes = true
-		}
-		return nil
-	})
-	return escapes
-}
-
-// depth is the number of components of a MemFS name ("/" has none).
-func depth(name string) int {
-	if name == "/" {
-		return 0
-	}
-	return strings.Count(name, "/")
-}
-
-// leadingDotDots counts the ".." components a relative target starts with.
-func leadingDotDots(target string) int {
-	n := 0
-	for _, c := range strings.Split(target, "/") {
-		if c != ".." {
-			break
-		}
-		n++
-	}
-	return n
-}
-
-// relativeTarget returns the target that reaches to from a link in dir:
-// "../" as many times as needed, then the rest of to.
-func relativeTarget(dir, to string) string {
-	from := strings.Split(strings.Trim(dir, "/"), "/")
-	if dir == "/" {
-		from = nil
-	}
-	parts := strings.Split(strings.Trim(to, "/"), "/")
-	i := 0
-	for i < len(from) && i < len(parts) && from[i] == parts[i] {
-		i++
-	}
-	var out []string
-	for range from[i:] {
-		out = append(out, "..")
-	}
-	out = append(out, parts[i:]...)
-	if len(out) == 0 {
-		return "."
-	}
-	return strings.Join(out, "/")
-}
-
-// resolving maps every link of a tree to whether it resolved.
-func resolving(tree vfs.Tree) map[string]bool {
-	out := map[string]bool{}
-	for p, e := range tree {
-		if e.Type == vfs.TypeSymlink {
-			out[p] = e.TargetExists
-		}
-	}
-	return out
-}
-
-// dirEntries describes a listing as "name:type" strings.
-func dirEntries(list []fs.DirEntry) []string {
-	out := make([]string, len(list))
-	for i, e := range list {
-		out[i] = e.Name() + ":" + e.Type().String()
-	}
-	return out
 }
