@@ -1,0 +1,441 @@
+package overlayfs_test
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
+	"github.com/outfitter-go/vfsim/vfs/overlayfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
+)
+
+// lowerBase is the lower tree of the layering tests.
+func lowerBase() vfstest.Tree {
+	return vfstest.Tree{
+		"d/target.txt":    vfstest.File("T"),
+		"d/sub/inner.txt": vfstest.File("I"),
+		"d/sub/deep/x":    vfstest.File("X").WithMode(0o600),
+		"ldir":            vfstest.Link("d"),
+		"lup":             vfstest.Link("/up-only.txt"),
+		"dang":            vfstest.Link("d/new.txt"),
+		"loop1":           vfstest.Link("loop2"),
+		"loop2":           vfstest.Link("loop1"),
+		"e":               vfstest.Dir(),
+	}
+}
+
+// overlayOf returns an overlay of a read-only MemFS holding tree, and the
+// lower MemFS itself.
+func overlayOf(t *testing.T, tree vfstest.Tree) (*overlayfs.FS, *vfs.MemFS) {
+	t.Helper()
+	lower := memWith(t, tree)
+	return overlayfs.New(readOnly(t, lower), overlayfs.Options{Clock: newClock()}), lower
+}
+
+func must(t *testing.T, what string, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func wantText(t *testing.T, fsys vfs.FS, name, want string) {
+	t.Helper()
+	got, err := vfs.ReadFile(fsys, name)
+	if err != nil || string(got) != want {
+		t.Errorf("ReadFile(%s) = %q, %v; want %q", name, got, err, want)
+	}
+}
+
+func wantErr(t *testing.T, what string, err, target error, name string) {
+	t.Helper()
+	var pe *fs.PathError
+	if !errors.Is(err, target) || !errors.As(err, &pe) || pe.Path != name {
+		t.Errorf("%s: %v, want an *fs.PathError for %s wrapping %v", what, err, name, target)
+	}
+}
+
+// wantLowerUnchanged asserts that the lower MemFS still holds exactly tree.
+func wantLowerUnchanged(t *testing.T, lower *vfs.MemFS, tree vfstest.Tree) {
+	t.Helper()
+	got, err := vfs.Snapshot(lower, "/")
+	must(t, "Snapshot(lower)", err)
+	want := tree.Entries(t)
+	if d := cmp.Diff(want, got, cmp.Comparer(vfs.Entry.Equal)); d != "" {
+		t.Errorf("lower layer changed (-want +got):\n%s", d)
+	}
+}
+
+func TestLinksAcrossLayers(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		why  string
+		run  func(t *testing.T, fsys *overlayfs.FS)
+	}{
+		{name: "upper link to lower path", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "Symlink", fsys.Symlink("/d/target.txt", "/ul"))
+			must(t, "Symlink", fsys.Symlink("d/sub", "/urel"))
+			wantText(t, fsys, "/ul", "T")
+			wantText(t, fsys, "/urel/inner.txt", "I")
+		}},
+		{name: "lower link to upper-only file", run: func(t *testing.T, fsys *overlayfs.FS) {
+			_, err := fsys.Stat("/lup")
+			wantErr(t, "Stat before the target exists", err, fs.ErrNotExist, "/lup")
+			must(t, "WriteFile", fsys.WriteFile("/up-only.txt", []byte("U"), 0o644))
+			wantText(t, fsys, "/lup", "U")
+		}},
+		{name: "intermediate links in either layer", run: func(t *testing.T, fsys *overlayfs.FS) {
+			wantText(t, fsys, "/ldir/sub/inner.txt", "I")
+			must(t, "Symlink", fsys.Symlink("ldir/sub", "/us"))
+			wantText(t, fsys, "/us/deep/x", "X")
+			must(t, "Symlink", fsys.Symlink("../../ldir", "/d/sub/back"))
+			wantText(t, fsys, "/us/back/target.txt", "T")
+		}},
+		{name: "loops", why: "a loop mixing an upper and a lower link is a loop too", run: func(t *testing.T, fsys *overlayfs.FS) {
+			_, err := fsys.Stat("/loop1")
+			wantErr(t, "Stat lower loop", err, vfs.ErrLoop, "/loop1")
+			must(t, "Remove", fsys.Remove("/loop2"))
+			must(t, "Symlink", fsys.Symlink("/loop1", "/loop2"))
+			_, err = fsys.ReadFile("/loop2/x")
+			wantErr(t, "ReadFile mixed loop", err, vfs.ErrLoop, "/loop2/x")
+			err = fsys.WriteFile("/loop1", nil, 0o644)
+			wantErr(t, "WriteFile mixed loop", err, vfs.ErrLoop, "/loop1")
+		}},
+		{name: "write through a lower link", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "WriteFile", fsys.WriteFile("/ldir/target.txt", []byte("W"), 0o644))
+			wantText(t, fsys, "/d/target.txt", "W")
+			must(t, "MkdirAll", fsys.MkdirAll("/ldir/sub/deep/more", 0o755))
+			must(t, "WriteFile", fsys.WriteFile("/ldir/sub/deep/more/f", []byte("F"), 0o644))
+			wantText(t, fsys, "/d/sub/deep/more/f", "F")
+			wantText(t, fsys, "/d/sub/deep/x", "X")
+		}},
+		{name: "create through a dangling lower link", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "WriteFile", fsys.WriteFile("/dang", []byte("N"), 0o644))
+			wantText(t, fsys, "/d/new.txt", "N")
+			if target, err := fsys.ReadLink("/dang"); err != nil || target != "d/new.txt" {
+				t.Errorf("ReadLink(/dang) = %q, %v; want the lower target", target, err)
+			}
+		}},
+		{name: "append to a lower file", run: func(t *testing.T, fsys *overlayfs.FS) {
+			f, err := fsys.OpenFile("/ldir/sub/inner.txt", os.O_WRONLY|os.O_APPEND, 0)
+			must(t, "OpenFile", err)
+			_, err = f.Write([]byte("+"))
+			must(t, "Write", err)
+			must(t, "Close", f.Close())
+			wantText(t, fsys, "/d/sub/inner.txt", "I+")
+		}},
+		{name: "chmod through a link copies up the target", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "Chmod", fsys.Chmod("/ldir/sub/deep/x", 0o640))
+			fi, err := fsys.Stat("/d/sub/deep/x")
+			if err != nil || fi.Mode() != 0o640 {
+				t.Errorf("Stat mode = %v, %v; want 0640", fi, err)
+			}
+			wantText(t, fsys, "/d/sub/deep/x", "X")
+		}},
+		{name: "errors name the caller's path", run: func(t *testing.T, fsys *overlayfs.FS) {
+			_, err := fsys.ReadFile("/ldir/sub/nope")
+			wantErr(t, "ReadFile", err, fs.ErrNotExist, "/ldir/sub/nope")
+			err = fsys.Remove("/ldir/sub")
+			wantErr(t, "Remove non-empty lower dir", err, vfs.ErrNotEmpty, "/ldir/sub")
+			_, err = fsys.ReadDir("/ldir/target.txt")
+			wantErr(t, "ReadDir of a file", err, vfs.ErrNotDir, "/ldir/target.txt")
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			fsys, lower := overlayOf(t, lowerBase())
+			c.run(t, fsys)
+			wantLowerUnchanged(t, lower, lowerBase())
+		})
+	}
+}
+
+// listing returns the names of a directory of the overlay.
+func listing(t *testing.T, fsys vfs.ReadDirFS, name string) string {
+	t.Helper()
+	list, err := fsys.ReadDir(name)
+	must(t, "ReadDir "+name, err)
+	var names []string
+	for _, e := range list {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, " ")
+}
+
+func TestWhiteoutsAndOpaqueDirs(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		why  string
+		run  func(t *testing.T, fsys *overlayfs.FS)
+	}{
+		{name: "merged listing", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "WriteFile", fsys.WriteFile("/d/a.txt", nil, 0o644))
+			must(t, "WriteFile", fsys.WriteFile("/d/target.txt", []byte("changed"), 0o644))
+			if got, want := listing(t, fsys, "/d"), "a.txt sub target.txt"; got != want {
+				t.Errorf("ReadDir(/d) = %s, want %s", got, want)
+			}
+		}},
+		{name: "removed lower file", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "Remove", fsys.Remove("/d/target.txt"))
+			_, err := fsys.Lstat("/d/target.txt")
+			wantErr(t, "Lstat", err, fs.ErrNotExist, "/d/target.txt")
+			if got, want := listing(t, fsys, "/d"), "sub"; got != want {
+				t.Errorf("ReadDir(/d) = %s, want %s", got, want)
+			}
+		}},
+		{name: "emptied lower dir can be removed", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "Remove", fsys.Remove("/d/sub/deep/x"))
+			must(t, "Remove", fsys.Remove("/d/sub/deep"))
+			err := fsys.Remove("/d/sub")
+			wantErr(t, "Remove with a lower child left", err, vfs.ErrNotEmpty, "/d/sub")
+			must(t, "Remove", fsys.Remove("/d/sub/inner.txt"))
+			must(t, "Remove", fsys.Remove("/d/sub"))
+		}},
+		{name: "re-created dir is opaque", why: "lower children of a removed directory never show again", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "RemoveAll", fsys.RemoveAll("/d"))
+			must(t, "Mkdir", fsys.Mkdir("/d", 0o755))
+			if got := listing(t, fsys, "/d"); got != "" {
+				t.Errorf("ReadDir(/d) = %s, want empty", got)
+			}
+			must(t, "MkdirAll", fsys.MkdirAll("/d/sub", 0o755))
+			if got := listing(t, fsys, "/d/sub"); got != "" {
+				t.Errorf("ReadDir(/d/sub) = %s, want empty", got)
+			}
+			_, err := fsys.Stat("/d/sub/inner.txt")
+			wantErr(t, "Stat", err, fs.ErrNotExist, "/d/sub/inner.txt")
+		}},
+		{name: "file replaced by a dir", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "Remove", fsys.Remove("/d/target.txt"))
+			must(t, "Mkdir", fsys.Mkdir("/d/target.txt", 0o700))
+			if got := listing(t, fsys, "/d/target.txt"); got != "" {
+				t.Errorf("ReadDir = %s, want empty", got)
+			}
+		}},
+		{name: "renamed lower dir moves its subtree", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "Remove", fsys.Remove("/d/sub/inner.txt"))
+			must(t, "Rename", fsys.Rename("/d", "/e/moved"))
+			wantText(t, fsys, "/e/moved/target.txt", "T")
+			wantText(t, fsys, "/e/moved/sub/deep/x", "X")
+			_, err := fsys.Stat("/e/moved/sub/inner.txt")
+			wantErr(t, "Stat removed before the rename", err, fs.ErrNotExist, "/e/moved/sub/inner.txt")
+			_, err = fsys.Lstat("/d")
+			wantErr(t, "Lstat old name", err, fs.ErrNotExist, "/d")
+			_, err = fsys.Stat("/ldir")
+			wantErr(t, "Stat a lower link to the old name", err, fs.ErrNotExist, "/ldir")
+			must(t, "Rename back", fsys.Rename("/e/moved", "/d"))
+			if got, want := listing(t, fsys, "/d/sub"), "deep"; got != want {
+				t.Errorf("ReadDir(/d/sub) = %s, want %s", got, want)
+			}
+		}},
+		{name: "rename onto a lower file", run: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "WriteFile", fsys.WriteFile("/n", []byte("N"), 0o644))
+			must(t, "Rename", fsys.Rename("/n", "/d/target.txt"))
+			wantText(t, fsys, "/d/target.txt", "N")
+			err := fsys.Rename("/e", "/d")
+			if !errors.Is(err, vfs.ErrNotEmpty) {
+				t.Errorf("Rename onto a non-empty lower dir = %v, want ErrNotEmpty", err)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			fsys, lower := overlayOf(t, lowerBase())
+			c.run(t, fsys)
+			wantLowerUnchanged(t, lower, lowerBase())
+		})
+	}
+}
+
+func TestChanges(t *testing.T) {
+	t.Parallel()
+	file := func(text string, mode fs.FileMode) vfs.Entry {
+		return vfs.Entry{Type: vfs.TypeFile, Mode: mode, Data: []byte(text)}
+	}
+	dir := vfs.Entry{Type: vfs.TypeDir, Mode: 0o755}
+	cases := []struct {
+		name string
+		why  string
+		ops  func(t *testing.T, fsys *overlayfs.FS)
+		want vfs.Delta
+	}{
+		{name: "nothing", ops: func(t *testing.T, fsys *overlayfs.FS) {}},
+		{name: "reads and no-op copy-ups are not changes", why: "the write through the link copies up /d, and its content is rewritten the same", ops: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "WriteFile", fsys.WriteFile("/ldir/target.txt", []byte("T"), 0o644))
+			must(t, "Chmod", fsys.Chmod("/e", 0o755))
+			_, err := fsys.ReadDir("/d/sub")
+			must(t, "ReadDir", err)
+		}},
+		{name: "added, changed and removed", ops: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "WriteFile", fsys.WriteFile("/d/target.txt", []byte("W"), 0o644))
+			must(t, "Chmod", fsys.Chmod("/e", 0o700))
+			must(t, "MkdirAll", fsys.MkdirAll("/new/dir", 0o755))
+			must(t, "Symlink", fsys.Symlink("../d", "/new/l"))
+			must(t, "RemoveAll", fsys.RemoveAll("/d/sub"))
+			must(t, "Remove", fsys.Remove("/loop1"))
+		}, want: vfs.Delta{
+			Added: map[string]vfs.Entry{
+				"new":     dir,
+				"new/dir": dir,
+				"new/l":   {Type: vfs.TypeSymlink, Target: "../d", TargetExists: true},
+			},
+			Changed: map[string]vfs.Change{
+				"d/target.txt": {Before: file("T", 0o644), After: file("W", 0o644)},
+				"e":            {Before: dir, After: vfs.Entry{Type: vfs.TypeDir, Mode: 0o700}},
+			},
+			Removed: []string{"d/sub", "d/sub/deep", "d/sub/deep/x", "d/sub/inner.txt", "loop1"},
+		}},
+		{name: "re-created dir", why: "lower children that do not come back are removed", ops: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "RemoveAll", fsys.RemoveAll("/d"))
+			must(t, "MkdirAll", fsys.MkdirAll("/d/sub", 0o755))
+			must(t, "WriteFile", fsys.WriteFile("/d/sub/inner.txt", []byte("I"), 0o644))
+		}, want: vfs.Delta{
+			Removed: []string{"d/sub/deep", "d/sub/deep/x", "d/target.txt"},
+		}},
+		{name: "renamed dir", ops: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "Rename", fsys.Rename("/d/sub", "/e/s"))
+		}, want: vfs.Delta{
+			Added: map[string]vfs.Entry{
+				"e/s":           dir,
+				"e/s/inner.txt": file("I", 0o644),
+				"e/s/deep":      dir,
+				"e/s/deep/x":    file("X", 0o600),
+			},
+			Removed: []string{"d/sub", "d/sub/deep", "d/sub/deep/x", "d/sub/inner.txt"},
+		}},
+		{name: "file replaced by a link", ops: func(t *testing.T, fsys *overlayfs.FS) {
+			must(t, "Remove", fsys.Remove("/d/target.txt"))
+			must(t, "Symlink", fsys.Symlink("sub/inner.txt", "/d/target.txt"))
+		}, want: vfs.Delta{
+			Changed: map[string]vfs.Change{
+				"d/target.txt": {Before: file("T", 0o644), After: vfs.Entry{Type: vfs.TypeSymlink, Target: "sub/inner.txt", TargetExists: true}},
+			},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			fsys, lower := overlayOf(t, lowerBase())
+			c.ops(t, fsys)
+			got, err := fsys.Changes()
+			must(t, "Changes", err)
+			want := c.want
+			if want.Added == nil {
+				want.Added = map[string]vfs.Entry{}
+			}
+			if want.Changed == nil {
+				want.Changed = map[string]vfs.Change{}
+			}
+			if want.Removed == nil {
+				want.Removed = []string{}
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("Changes (-want +got):\n%s", d)
+			}
+			// The same as the difference of whole snapshots.
+			before, err := vfs.Snapshot(lower, "/")
+			must(t, "Snapshot(lower)", err)
+			after, err := vfs.Snapshot(fsys, "/")
+			must(t, "Snapshot(overlay)", err)
+			if d := cmp.Diff(vfs.Diff(before, after), got); d != "" {
+				t.Errorf("Changes differ from vfs.Diff (-diff +changes):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestLowerReadsAreProportional counts the lower layer's operations: with
+// 1,000 unrelated files beside the path touched, reads and writes of one
+// path cost a few operations per component, and none of them looks at the
+// unrelated files.
+func TestLowerReadsAreProportional(t *testing.T) {
+	t.Parallel()
+	tree := vfstest.Tree{"a/b/c/d/file": vfstest.File("F"), "a/b/link": vfstest.Link("c/d")}
+	for i := range 1000 {
+		tree[fmt.Sprintf("bulk/f%04d", i)] = vfstest.File("")
+		tree[fmt.Sprintf("a/b/c/side%04d", i)] = vfstest.File("")
+	}
+	lower := readOnly(t, memWith(t, tree))
+	fsys := overlayfs.New(lower, overlayfs.Options{Clock: newClock()})
+	const depth = 5 // components of /a/b/c/d/file
+	steps := []struct {
+		name string
+		do   func() error
+		max  int
+	}{
+		{"ReadFile", func() error { _, err := fsys.ReadFile("/a/b/c/d/file"); return err }, 2 * depth},
+		{"Stat through a link", func() error { _, err := fsys.Stat("/a/b/link/file"); return err }, 2*depth + 2},
+		{"WriteFile next to it", func() error { return fsys.WriteFile("/a/b/c/d/new", []byte("N"), 0o644) }, 3 * depth},
+		{"WriteFile through a link", func() error { return fsys.WriteFile("/a/b/link/file", []byte("W"), 0o644) }, 3 * depth},
+		{"Remove a lower file", func() error { return fsys.Remove("/a/b/c/side0007") }, 3 * depth},
+		{"RemoveAll a lower dir", func() error { return fsys.RemoveAll("/bulk") }, 2 * depth},
+		{"ReadFile after the changes", func() error { _, err := fsys.ReadFile("/a/b/c/d/file"); return err }, 2 * depth},
+	}
+	for _, s := range steps {
+		lower.ResetLog()
+		must(t, s.name, s.do())
+		ops := lower.Ops()
+		t.Logf("%s: %d lower operations", s.name, len(ops))
+		if len(ops) > s.max {
+			t.Errorf("%s: %d lower operations, want at most %d: %v", s.name, len(ops), s.max, ops)
+		}
+		for _, op := range ops {
+			if op.Kind == faultfs.KindReadDir || strings.HasPrefix(op.Path, "/bulk/") {
+				t.Errorf("%s: lower operation %s %s reads beyond the path", s.name, op.Kind, op.Path)
+			}
+		}
+	}
+	lower.ResetLog()
+	got, err := fsys.Changes()
+	must(t, "Changes", err)
+	if len(got.Removed) != 1002 || len(got.Added) != 1 || len(got.Changed) != 1 {
+		t.Errorf("Changes: %d added, %d changed, %d removed; want 1, 1, 1002 (/bulk, its files, side0007)", len(got.Added), len(got.Changed), len(got.Removed))
+	}
+	if n := lower.Count(faultfs.KindReadDir); n > 2 {
+		t.Errorf("Changes listed %d lower directories, want at most 2 (the removed /bulk)", n)
+	}
+}
+
+// openOnly is a lower layer without Lstat, ReadLink or ReadDir: only Open.
+type openOnly struct{ m *vfs.MemFS }
+
+func (o openOnly) Open(name string) (fs.File, error) { return o.m.Open(name) }
+
+func TestLowerWithoutCapabilities(t *testing.T) {
+	t.Parallel()
+	fsys := overlayfs.New(openOnly{memWith(t, vfstest.Tree{"f": vfstest.File("F")})}, overlayfs.Options{})
+	_, err := fsys.Stat("/f")
+	wantErr(t, "Stat", err, errors.ErrUnsupported, "/f")
+	err = fsys.WriteFile("/g", nil, 0o644)
+	wantErr(t, "WriteFile", err, errors.ErrUnsupported, "/g")
+	err = fsys.Rename("/f", "/g")
+	var le *os.LinkError
+	if !errors.Is(err, errors.ErrUnsupported) || !errors.As(err, &le) {
+		t.Errorf("Rename = %v, want an *os.LinkError wrapping errors.ErrUnsupported", err)
+	}
+}
+
+func TestGivenUpperLayer(t *testing.T) {
+	t.Parallel()
+	upper := newMem(t)
+	lower := memWith(t, vfstest.Tree{"d/f": vfstest.File("F")})
+	fsys := overlayfs.New(readOnly(t, lower), overlayfs.Options{Upper: upper})
+	must(t, "WriteFile", fsys.WriteFile("/d/g", []byte("G"), 0o644))
+	if fsys.Upper() != upper {
+		t.Fatal("Upper() is not the given layer")
+	}
+	wantText(t, upper, "/d/g", "G")
+	if _, err := upper.Lstat("/d/f"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("upper Lstat(/d/f) = %v, want not copied up", err)
+	}
+}
