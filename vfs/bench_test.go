@@ -361,6 +361,30 @@ func BenchmarkClone(b *testing.B) {
 	}
 }
 
+// walkTree calls fn for every entry below root, depth first, in the order
+// readDir lists them, descending into directories (never into links).
+func walkTree[E interface {
+	Name() string
+	IsDir() bool
+}](root string, readDir func(string) ([]E, error), fn func(string, bool) error) error {
+	list, err := readDir(root)
+	if err != nil {
+		return err
+	}
+	for _, e := range list {
+		name := root + "/" + e.Name()
+		if err := fn(name, e.IsDir()); err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if err := walkTree(name, readDir, fn); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // vfsBench drives a vfs.ReadWriteFS (the MemFS or the rooted OS backend).
 type vfsBench struct {
 	fsys vfs.ReadWriteFS
@@ -375,22 +399,7 @@ func (v vfsBench) readFile(name string) ([]byte, error) { return v.fsys.ReadFile
 func (v vfsBench) symlink(target, name string) error    { return v.fsys.Symlink(target, name) }
 func (v vfsBench) removeAll(name string) error          { return v.fsys.RemoveAll(name) }
 func (v vfsBench) walk(root string, fn func(string, bool) error) error {
-	list, err := v.fsys.ReadDir(root)
-	if err != nil {
-		return err
-	}
-	for _, e := range list {
-		name := root + "/" + e.Name()
-		if err := fn(name, e.IsDir()); err != nil {
-			return err
-		}
-		if e.IsDir() {
-			if err := v.walk(name, fn); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return walkTree(root, v.fsys.ReadDir, fn)
 }
 func (v vfsBench) teardown() error {
 	if v.dir != "" {
@@ -410,22 +419,7 @@ func (o osBench) readFile(name string) ([]byte, error) { return os.ReadFile(o.di
 func (o osBench) symlink(target, name string) error    { return os.Symlink(target, o.dir+name) }
 func (o osBench) removeAll(name string) error          { return os.RemoveAll(o.dir + name) }
 func (o osBench) walk(root string, fn func(string, bool) error) error {
-	list, err := os.ReadDir(o.dir + root)
-	if err != nil {
-		return err
-	}
-	for _, e := range list {
-		name := root + "/" + e.Name()
-		if err := fn(name, e.IsDir()); err != nil {
-			return err
-		}
-		if e.IsDir() {
-			if err := o.walk(name, fn); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return walkTree(root, func(name string) ([]os.DirEntry, error) { return os.ReadDir(o.dir + name) }, fn)
 }
 func (o osBench) teardown() error { return os.RemoveAll(o.dir) }
 
@@ -440,22 +434,7 @@ func (a aferoBench) readFile(name string) ([]byte, error) { return afero.ReadFil
 func (a aferoBench) symlink(string, string) error         { return errNoLinks }
 func (a aferoBench) removeAll(name string) error          { return a.fsys.RemoveAll(name) }
 func (a aferoBench) walk(root string, fn func(string, bool) error) error {
-	list, err := afero.ReadDir(a.fsys, root)
-	if err != nil {
-		return err
-	}
-	for _, fi := range list {
-		name := root + "/" + fi.Name()
-		if err := fn(name, fi.IsDir()); err != nil {
-			return err
-		}
-		if fi.IsDir() {
-			if err := a.walk(name, fn); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return walkTree(root, func(name string) ([]os.FileInfo, error) { return afero.ReadDir(a.fsys, name) }, fn)
 }
 func (a aferoBench) teardown() error { return nil }
 
@@ -470,22 +449,7 @@ func (g billyBench) readFile(name string) ([]byte, error) { return billyutil.Rea
 func (g billyBench) symlink(target, name string) error    { return g.fsys.Symlink(target, name) }
 func (g billyBench) removeAll(name string) error          { return billyutil.RemoveAll(g.fsys, name) }
 func (g billyBench) walk(root string, fn func(string, bool) error) error {
-	list, err := g.fsys.ReadDir(root)
-	if err != nil {
-		return err
-	}
-	for _, fi := range list {
-		name := root + "/" + fi.Name()
-		if err := fn(name, fi.IsDir()); err != nil {
-			return err
-		}
-		if fi.IsDir() {
-			if err := g.walk(name, fn); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return walkTree(root, g.fsys.ReadDir, fn)
 }
 func (g billyBench) teardown() error { return nil }
 
