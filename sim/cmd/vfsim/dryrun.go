@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -182,12 +183,7 @@ func printDelta(w io.Writer, d fixtures.DeltaJSON, prefix string) {
 	for _, k := range sortedKeys(d.Added) {
 		fmt.Fprintf(w, "  + %s%s %s\n", prefix, k, describeEntry(d.Added[k]))
 	}
-	changed := make([]string, 0, len(d.Changed))
-	for k := range d.Changed {
-		changed = append(changed, k)
-	}
-	sort.Strings(changed)
-	for _, k := range changed {
+	for _, k := range slices.Sorted(maps.Keys(d.Changed)) {
 		c := d.Changed[k]
 		fmt.Fprintf(w, "  ~ %s%s %s -> %s\n", prefix, k, describeEntry(c.Before), describeEntry(c.After))
 	}
@@ -206,12 +202,7 @@ func printLaunch(w io.Writer, r sim.RunReport) {
 			fmt.Fprintf(w, "    %s=%s\n", v.Name, v.Value)
 		}
 		fmt.Fprintf(w, "  composite at launch:\n")
-		keys := make([]string, 0, len(r.CompositeAtLaunch))
-		for k := range r.CompositeAtLaunch {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(r.CompositeAtLaunch)) {
 			e := r.CompositeAtLaunch[k]
 			indent := strings.Repeat("  ", strings.Count(k, "/"))
 			name := path.Base(k)
