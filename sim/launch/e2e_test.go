@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"path"
 	"strconv"
@@ -240,4 +242,40 @@ func durableSnapshot(t *testing.T, fsys vfs.FS) vfs.Tree {
 		t.Fatal(err)
 	}
 	return tree
+}
+
+// TestExecuteMissingCLI runs the engine with an agent CLI that is not on
+// PATH: the run fails with upstream's message and hint, exit code 1, and
+// the composite root is removed.
+func TestExecuteMissingCLI(t *testing.T) {
+	t.Parallel()
+	fx, err := fixtures.LoadTxtar([]byte(e2eFixture), "e2e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := t.TempDir()
+	hostFS := osfs.New()
+	if err := vfs.CopyTree(hostFS, host+fixtures.FixtureRoot, fx.Clone(), fixtures.FixtureRoot); err != nil {
+		t.Fatal(err)
+	}
+	if err := hostFS.Mkdir(host+"/tmp", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec := sim.Spec{Home: host + fixtures.HomeRoot, Project: host + fixtures.ProjectRoot, Agent: "claude"}
+	agent := launch.New(launch.Options{Env: []string{"PATH=" + host + "/tmp"}})
+	res := sim.Execute(context.Background(), hostFS, spec, agent, seeded(host+"/tmp"))
+	nf, ok := errors.AsType[*launch.NotFoundError](res.Err)
+	if !ok {
+		t.Fatalf("run error %v, want a *launch.NotFoundError", res.Err)
+	}
+	want := "Could not launch the 'claude' agent CLI: 'claude' is not installed or not on your PATH. Install Claude Code from https://claude.com/claude-code, then rerun with `--agent claude`."
+	if got := nf.Error(); got != want {
+		t.Errorf("message %q\nwant    %q", got, want)
+	}
+	if res.ExitCode != 1 {
+		t.Errorf("exit code %d, want 1", res.ExitCode)
+	}
+	if _, err := hostFS.Lstat(res.Root); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("composite root left behind (%v)", err)
+	}
 }
