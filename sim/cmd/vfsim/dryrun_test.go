@@ -102,7 +102,9 @@ func seededOptions(tempDir string) sim.Options {
 	return sim.Options{Rand: rand.NewChaCha8(key), Clock: fixtures.LoadTime, TempDir: tempDir, Cwd: fixtures.ProjectRoot}
 }
 
-var fixtureSpec = sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot}
+// fixtureSpec is a run with the settings' defaults on the fixture's home
+// and project.
+func fixtureSpec() sim.Spec { return sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot} }
 
 func TestDryRunReadsWhatResolutionNeeds(t *testing.T) {
 	t.Parallel()
@@ -113,7 +115,7 @@ func TestDryRunReadsWhatResolutionNeeds(t *testing.T) {
 	}
 	dry := func(n int) reads {
 		lower := faultfs.New(machine(t, n), faultfs.ReadOnly())
-		out := dryRunOn(context.Background(), lower, fixtureSpec, seededOptions("/tmp"))
+		out := dryRunOn(context.Background(), lower, fixtureSpec(), seededOptions("/tmp"))
 		if out.Result.Err != nil || !out.Result.Launched {
 			t.Fatalf("precondition: the dry run reaches the launch: %v", out.Result.Err)
 		}
@@ -158,7 +160,7 @@ func TestDryRunReport(t *testing.T) {
 	}{
 		{
 			name: "pi",
-			spec: fixtureSpec,
+			spec: fixtureSpec(),
 			want: []string{
 				"agent pi, profile eng",
 				"  launch: pi --extension <composite-profile>/outfitter/outfitter-extension.js --model base-model --thinking high --skill <composite-profile>/outfitter/plugin/skills/outfitter",
@@ -377,7 +379,7 @@ func BenchmarkDryRun(b *testing.B) {
 		mem := machine(b, 1000)
 		b.ReportAllocs()
 		for b.Loop() {
-			if out := dryRunOn(context.Background(), mem, fixtureSpec, sim.Options{TempDir: "/tmp"}); out.Result.Err != nil {
+			if out := dryRunOn(context.Background(), mem, fixtureSpec(), sim.Options{TempDir: "/tmp"}); out.Result.Err != nil {
 				b.Fatal(out.Result.Err)
 			}
 		}
