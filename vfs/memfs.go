@@ -622,7 +622,13 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	if err := validName("rename", newname); err != nil {
 		return lerr(err.(*fs.PathError).Err)
 	}
+	// Like the kernel, resolve both parents before looking at the old
+	// name: a bad new parent wins over a missing old name.
 	src, err := m.walk(oldname, walkChain)
+	if err != nil {
+		return lerr(err)
+	}
+	dst, err := m.walk(newname, walkChain)
 	if err != nil {
 		return lerr(err)
 	}
@@ -631,10 +637,6 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	}
 	if src.parent == nil || endsWithDot(oldname) {
 		return lerr(syscall.EBUSY)
-	}
-	dst, err := m.walk(newname, walkChain)
-	if err != nil {
-		return lerr(err)
 	}
 	if dst.parent == nil {
 		return lerr(syscall.EBUSY)
@@ -645,9 +647,17 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	if dst.n == src.n {
 		return nil
 	}
+	srcPath := append(slices.Clone(src.chain), src.base)
+	if dst.n != nil {
+		// newname must not be an ancestor of oldname (the kernel's rename
+		// trap): ENOTEMPTY, whatever the types.
+		dstPath := append(slices.Clone(dst.chain), dst.base)
+		if len(srcPath) > len(dstPath) && slices.Equal(srcPath[:len(dstPath)], dstPath) {
+			return lerr(syscall.ENOTEMPTY)
+		}
+	}
 	if src.n.isDir() {
 		// newname must not lie inside oldname's subtree.
-		srcPath := append(slices.Clone(src.chain), src.base)
 		if len(dst.chain) >= len(srcPath) && slices.Equal(dst.chain[:len(srcPath)], srcPath) {
 			return lerr(syscall.EINVAL)
 		}
