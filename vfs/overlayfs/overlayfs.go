@@ -47,6 +47,10 @@ type FS struct {
 	// again: removed or replaced names. A directory of the upper layer
 	// whose name is dead is opaque. No dead name lies below another.
 	dead map[string]struct{}
+	// lowerDirs caches, by canonical name, whether the lower layer has a
+	// directory there (a fact of the lower layer alone, which never
+	// changes), so that upper directories need not ask it again.
+	lowerDirs sync.Map
 }
 
 var _ vfs.ReadWriteFS = (*FS)(nil)
@@ -90,8 +94,10 @@ type entry struct {
 	upper bool        // the entry lives in the upper layer
 }
 
-func (e *entry) isDir() bool  { return e.info.IsDir() }
-func (e *entry) isLink() bool { return e.info.Mode()&fs.ModeSymlink != 0 }
+// isDir reports whether e is a directory. The root's information is read
+// only when a caller needs it (a nil info stands for the root).
+func (e *entry) isDir() bool  { return e.info == nil || e.info.IsDir() }
+func (e *entry) isLink() bool { return e.info != nil && e.info.Mode()&fs.ModeSymlink != 0 }
 
 // frame is an entry on the resolution stack.
 type frame struct {
@@ -111,14 +117,17 @@ type walkResult struct {
 	// exists reports whether the final entry exists.
 	exists bool
 	// touched lists the entries the resolution passed through, in order:
-	// directories descended into and links followed.
+	// directories descended into and links followed (with walkRecord only).
 	touched []entry
 }
 
 // final returns the final entry; it is valid only when r.exists.
 func (r *walkResult) final() *entry { return &r.stack[len(r.stack)-1].e }
 
-const walkFollow = 1 // follow a final symbolic link
+const (
+	walkFollow = 1 << iota // follow a final symbolic link
+	walkRecord             // record the touched entries (for copy-up)
+)
 
 func join(dir, name string) string {
 	if dir == "/" {
@@ -167,14 +176,11 @@ func (f *FS) markDead(name string) {
 	f.dead[name] = struct{}{}
 }
 
-// rootFrame returns the frame of "/", which always lives in the upper
-// layer.
-func (f *FS) rootFrame() (frame, error) {
+// rootInfo returns the information of "/", which always lives in the
+// upper layer.
+func (f *FS) rootInfo() (fs.FileInfo, error) {
 	fi, err := f.upper.Lstat("/")
-	if err != nil {
-		return frame{}, inner(err)
-	}
-	return frame{e: entry{path: "/", info: fi, upper: true}}, nil
+	return fi, inner(err)
 }
 
 // lowerShows reports whether the lower layer's children of stack[i] show
@@ -193,6 +199,8 @@ func (f *FS) lowerShows(stack []frame, i int) (bool, error) {
 		if parentOK && fr.e.isDir() && !f.isDead(fr.e.path) {
 			if !fr.e.upper {
 				ok = true
+			} else if cached, known := f.lowerDirs.Load(fr.e.path); known {
+				ok = cached.(bool)
 			} else {
 				fi, err := vfs.Lstat(f.lower, fr.e.path)
 				switch {
@@ -201,6 +209,7 @@ func (f *FS) lowerShows(stack []frame, i int) (bool, error) {
 				case !missing(err):
 					return false, inner(err)
 				}
+				f.lowerDirs.Store(fr.e.path, ok)
 			}
 		}
 		fr.lower = -1
@@ -256,11 +265,8 @@ func (f *FS) readLink(e *entry) (string, error) {
 // a layer without its path); callers wrap it. The result's touched list is
 // valid even on error.
 func (f *FS) walk(name string, flags int) (walkResult, error) {
-	root, err := f.rootFrame()
-	if err != nil {
-		return walkResult{}, err
-	}
-	stack := []frame{root}
+	stack := make([]frame, 1, 8)
+	stack[0] = frame{e: entry{path: "/", upper: true}}
 	var touched []entry
 	fail := func(err error) (walkResult, error) { return walkResult{touched: touched}, err }
 	rest := name
@@ -272,7 +278,14 @@ func (f *FS) walk(name string, flags int) (walkResult, error) {
 			rest = rest[1:]
 		}
 		if rest == "" {
-			top := stack[len(stack)-1]
+			top := &stack[len(stack)-1]
+			if top.e.info == nil {
+				fi, err := f.rootInfo()
+				if err != nil {
+					return fail(err)
+				}
+				top.e.info = fi
+			}
 			return walkResult{stack: stack, path: top.e.path, exists: true, touched: touched}, nil
 		}
 		i := strings.IndexByte(rest, '/')
@@ -313,7 +326,9 @@ func (f *FS) walk(name string, flags int) (walkResult, error) {
 			if hops > vfs.MaxSymlinkHops {
 				return fail(syscall.ELOOP)
 			}
-			touched = append(touched, c)
+			if flags&walkRecord != 0 {
+				touched = append(touched, c)
+			}
 			t, err := f.readLink(&c)
 			if err != nil {
 				return fail(err)
@@ -341,7 +356,9 @@ func (f *FS) walk(name string, flags int) (walkResult, error) {
 			}
 			return walkResult{stack: stack, path: c.path, exists: true, touched: touched}, nil
 		}
-		touched = append(touched, c)
+		if flags&walkRecord != 0 {
+			touched = append(touched, c)
+		}
 		rest = more
 	}
 }

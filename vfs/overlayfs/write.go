@@ -175,7 +175,7 @@ func (f *FS) prepare(name string, flags int, fc finalCopy) (walkResult, error) {
 	if name == "" || name[0] != '/' {
 		return walkResult{}, nil // the upper layer reports the invalid name
 	}
-	res, werr := f.walk(name, flags)
+	res, werr := f.walk(name, flags|walkRecord)
 	if err := f.materialize(res.touched); err != nil {
 		return walkResult{}, err
 	}
