@@ -162,4 +162,3 @@ func (ex *execution) effective() proptest.World {
 	w.Runs = runs
 	return w
 }
-

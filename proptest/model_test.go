@@ -282,7 +282,9 @@ func (m runModel) classify(w proptest.World, r proptest.Run, changed []string, e
 	}
 	slices.SortFunc(issues, func(a, b issue) int { return collate(a.path, b.path) })
 	var out postRun
-	say := func(format string, args ...any) { out.warnings = append(out.warnings, warning{text: fmt.Sprintf(format, args...)}) }
+	say := func(format string, args ...any) {
+		out.warnings = append(out.warnings, warning{text: fmt.Sprintf(format, args...)})
+	}
 	for _, is := range issues {
 		msg := fmt.Sprintf("%s wrote '%s' with state_persistence '%s' and it was not persisted.", m.agent, is.path, is.strategy)
 		switch {
