@@ -9,17 +9,30 @@ import (
 
 // Sub returns an io/fs view of the tree below dir: names are unrooted
 // ("a/b.txt", "." for dir itself) and validated with fs.ValidPath, as io/fs
-// requires. The view implements fs.StatFS, fs.ReadFileFS, fs.ReadDirFS,
-// fs.SubFS and fs.ReadLinkFS; ReadLink and Lstat return errors wrapping
-// errors.ErrUnsupported when fsys lacks those capabilities.
+// requires. The view implements fs.StatFS, fs.ReadFileFS, fs.ReadDirFS and
+// fs.SubFS, and fs.ReadLinkFS when fsys has both [LstatFS] and
+// [ReadLinkFS] (otherwise fs.Lstat falls back to Stat, as io/fs intends).
 //
 // Symbolic links resolve in fsys's whole namespace, exactly as in fsys: the
 // view is a window, not a confinement, and ReadLink returns targets
 // verbatim (an absolute target names a path of fsys, not of the view).
 // Errors carry the view's names.
 func Sub(fsys FS, dir string) fs.FS {
-	return &subFS{fsys: fsys, dir: path.Clean(dir)}
+	return newSub(fsys, path.Clean(dir))
 }
+
+func newSub(fsys FS, dir string) fs.FS {
+	s := &subFS{fsys: fsys, dir: dir}
+	_, lstat := fsys.(LstatFS)
+	_, readlink := fsys.(ReadLinkFS)
+	if lstat && readlink {
+		return &subLinkFS{s}
+	}
+	return s
+}
+
+// subLinkFS is a view that can read links.
+type subLinkFS struct{ *subFS }
 
 type subFS struct {
 	fsys FS
@@ -30,7 +43,7 @@ var (
 	_ fs.StatFS     = (*subFS)(nil)
 	_ fs.ReadFileFS = (*subFS)(nil)
 	_ fs.ReadDirFS  = (*subFS)(nil)
-	_ fs.ReadLinkFS = (*subFS)(nil)
+	_ fs.ReadLinkFS = (*subLinkFS)(nil)
 	_ fs.SubFS      = (*subFS)(nil)
 )
 
@@ -84,7 +97,7 @@ func (s *subFS) Stat(name string) (fs.FileInfo, error) {
 }
 
 // Lstat stats the named file of the view without following a final link.
-func (s *subFS) Lstat(name string) (fs.FileInfo, error) {
+func (s *subLinkFS) Lstat(name string) (fs.FileInfo, error) {
 	full, err := s.full("lstat", name)
 	if err != nil {
 		return nil, err
@@ -123,7 +136,7 @@ func (s *subFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 // ReadLink returns the verbatim target of the named link of the view.
-func (s *subFS) ReadLink(name string) (string, error) {
+func (s *subLinkFS) ReadLink(name string) (string, error) {
 	full, err := s.full("readlink", name)
 	if err != nil {
 		return "", err
@@ -141,7 +154,7 @@ func (s *subFS) Sub(dir string) (fs.FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &subFS{fsys: s.fsys, dir: full}, nil
+	return newSub(s.fsys, full), nil
 }
 
 type renamedInfo struct {
