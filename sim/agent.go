@@ -31,6 +31,8 @@ func (f AgentFunc) Run(ctx context.Context, s *Session) (writeback.Exit, error) 
 
 // Session is what an [Agent] sees of its run.
 type Session struct {
+	// AgentID is the adapter id ("pi", "claude").
+	AgentID string
 	// Plan is the final launch plan (env and args as the process gets them).
 	Plan composite.LaunchPlan
 	// Root is the composite root, the agent's config directory.

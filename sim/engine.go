@@ -162,7 +162,7 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 		r.nativeModels, _ = fsys.ReadFile(r.Root + "/models.json")
 	}
 
-	sess := &Session{Plan: plan, Root: r.Root, FS: fsys, Interactive: spec.Interactive}
+	sess := &Session{AgentID: r.AgentID, Plan: plan, Root: r.Root, FS: fsys, Interactive: spec.Interactive}
 	sess.refresh = func() error {
 		return refresh(fsys, spec, opts, run, &baseline, &paths, r)
 	}
@@ -170,7 +170,9 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 	exit, err := agent.Run(ctx, sess)
 	r.Exit = exit
 	if err != nil {
-		return fmt.Errorf("agent: %w", err)
+		// The agent's own error is the run's, as upstream prints it (a
+		// missing CLI, say).
+		return err
 	}
 
 	issues, err := writeback.Detect(fsys, r.Root, paths, baseline)

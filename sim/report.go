@@ -77,8 +77,10 @@ type Summary struct {
 	NativeModels         json.RawMessage   `json:"nativeModels,omitempty"`
 }
 
-// runReport builds the report of one run.
-func runReport(r *Result) RunReport {
+// ReportOf builds the report of one run, tokenized as in a scenario's
+// report: the composite root becomes <composite-profile> and the fixture
+// roots their tokens.
+func ReportOf(r *Result) RunReport {
 	rr := RunReport{ProfileID: r.ProfileID, AgentID: r.AgentID, Warnings: r.Warnings, ExitCode: r.ExitCode}
 	if rr.Warnings == nil {
 		rr.Warnings = []string{}

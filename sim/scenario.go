@@ -125,7 +125,7 @@ func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts 
 		}
 		res := Execute(ctx, target, spec, agent, ro)
 		out.Results = append(out.Results, res)
-		out.Report.Runs = append(out.Report.Runs, runReport(res))
+		out.Report.Runs = append(out.Report.Runs, ReportOf(res))
 		ms, err := fx.CheckRun(run.Expect, outcomeOf(res, out.Report.Runs[i]))
 		if err != nil {
 			return nil, fmt.Errorf("scenario %s: run %d: %w", sc.Name, i, err)

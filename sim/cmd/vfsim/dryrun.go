@@ -136,27 +136,6 @@ func outside(d vfs.Delta, rel string) vfs.Delta {
 	return out
 }
 
-// runReportOf is the report view of a result, tokenized like a scenario
-// run's: the composite root becomes <composite-profile>.
-func runReportOf(r *sim.Result) sim.RunReport {
-	rr := sim.RunReport{ProfileID: r.ProfileID, AgentID: r.AgentID, Warnings: r.Warnings, ExitCode: r.ExitCode}
-	if r.Err != nil {
-		msg := r.Err.Error()
-		rr.Error = &msg
-	}
-	if !r.Launched {
-		return rr
-	}
-	tok := fixtures.Tokens{Composite: r.Root}
-	env := make(sim.Env, len(r.Plan.Env))
-	for i, v := range r.Plan.Env {
-		env[i] = composite.EnvVar{Name: v.Name, Value: tok.Tokenize(v.Value)}
-	}
-	rr.Launch = &sim.Launch{Command: r.Plan.Command, Args: tok.TokenizeAll(r.Plan.Args), Env: env}
-	rr.CompositeAtLaunch = fixtures.ProjectTree(r.AtLaunch, tok)
-	return rr
-}
-
 // printDryRun writes the dry run's report.
 func printDryRun(w io.Writer, spec sim.Spec, out *dryOutcome) {
 	r := out.Result
@@ -165,7 +144,7 @@ func printDryRun(w io.Writer, spec sim.Spec, out *dryOutcome) {
 	if r.Root != "" {
 		fmt.Fprintf(w, "  <composite-profile> = %s (created in memory only)\n", r.Root)
 	}
-	printLaunch(w, runReportOf(r))
+	printLaunch(w, sim.ReportOf(r))
 	fmt.Fprintf(w, "\ndurable changes before the agent starts:\n")
 	if out.ChangesErr != nil {
 		fmt.Fprintf(w, "  cannot list them: %v\n", out.ChangesErr)
