@@ -73,13 +73,30 @@ func wantLowerUnchanged(t *testing.T, lower *vfs.MemFS, tree vfstest.Tree) {
 	}
 }
 
+// layerCase is a test on an overlay of [lowerBase].
+type layerCase struct {
+	name string
+	why  string
+	run  func(t *testing.T, fsys *overlayfs.FS)
+}
+
+// runLayerCases runs each case on a fresh overlay of lowerBase, and checks
+// that the lower layer did not change.
+func runLayerCases(t *testing.T, cases []layerCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			fsys, lower := overlayOf(t, lowerBase())
+			c.run(t, fsys)
+			wantLowerUnchanged(t, lower, lowerBase())
+		})
+	}
+}
+
 func TestLinksAcrossLayers(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		why  string
-		run  func(t *testing.T, fsys *overlayfs.FS)
-	}{
+	cases := []layerCase{
 		{name: "upper link to lower path", run: func(t *testing.T, fsys *overlayfs.FS) {
 			must(t, "Symlink", fsys.Symlink("/d/target.txt", "/ul"))
 			must(t, "Symlink", fsys.Symlink("d/sub", "/urel"))
@@ -149,14 +166,7 @@ func TestLinksAcrossLayers(t *testing.T) {
 			wantErr(t, "ReadDir of a file", err, vfs.ErrNotDir, "/ldir/target.txt")
 		}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			fsys, lower := overlayOf(t, lowerBase())
-			c.run(t, fsys)
-			wantLowerUnchanged(t, lower, lowerBase())
-		})
-	}
+	runLayerCases(t, cases)
 }
 
 // listing returns the names of a directory of the overlay.
@@ -173,11 +183,7 @@ func listing(t *testing.T, fsys vfs.ReadDirFS, name string) string {
 
 func TestWhiteoutsAndOpaqueDirs(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		why  string
-		run  func(t *testing.T, fsys *overlayfs.FS)
-	}{
+	cases := []layerCase{
 		{name: "merged listing", run: func(t *testing.T, fsys *overlayfs.FS) {
 			must(t, "WriteFile", fsys.WriteFile("/d/a.txt", nil, 0o644))
 			must(t, "WriteFile", fsys.WriteFile("/d/target.txt", []byte("changed"), 0o644))
@@ -247,14 +253,7 @@ func TestWhiteoutsAndOpaqueDirs(t *testing.T) {
 			}
 		}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			fsys, lower := overlayOf(t, lowerBase())
-			c.run(t, fsys)
-			wantLowerUnchanged(t, lower, lowerBase())
-		})
-	}
+	runLayerCases(t, cases)
 }
 
 func TestChanges(t *testing.T) {

@@ -95,34 +95,50 @@ func (f *FS) copyUpTree(stack []frame) error {
 	if !top.e.isDir() {
 		return nil
 	}
-	ok, err := f.lowerShows(stack, len(stack)-1)
-	if err != nil || !ok {
+	low, err := f.lowerChildren(stack, -1)
+	if err != nil {
 		return err
 	}
-	low, err := vfs.ReadDir(f.lower, top.e.path)
-	if err != nil {
-		return inner(err)
-	}
-	for _, de := range low {
-		p := join(top.e.path, de.Name())
-		if f.isDead(p) {
-			continue
-		}
-		var fr frame
-		if fi, err := f.upper.Lstat(p); err == nil {
-			fr = frame{e: entry{path: p, info: fi, upper: true}}
-		} else {
-			fi, err := de.Info()
-			if err != nil {
-				return inner(err)
-			}
-			fr = frame{e: entry{path: p, info: fi}, lower: 1}
+	for _, e := range low {
+		fr := frame{e: e, lower: 1}
+		if fi, err := f.upper.Lstat(e.path); err == nil {
+			fr = frame{e: entry{path: e.path, info: fi, upper: true}}
 		}
 		if err := f.copyUpTree(append(stack[:len(stack):len(stack)], fr)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// lowerChildren returns up to limit (all if negative) lower children of
+// the directory on top of stack that show through, in name order.
+func (f *FS) lowerChildren(stack []frame, limit int) ([]entry, error) {
+	ok, err := f.lowerShows(stack, len(stack)-1)
+	if err != nil || !ok {
+		return nil, err
+	}
+	dir := stack[len(stack)-1].e.path
+	low, err := vfs.ReadDir(f.lower, dir)
+	if err != nil {
+		return nil, inner(err)
+	}
+	var out []entry
+	for _, de := range low {
+		if len(out) == limit {
+			break
+		}
+		p := join(dir, de.Name())
+		if f.isDead(p) {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil {
+			return nil, inner(err)
+		}
+		out = append(out, entry{path: p, info: fi})
+	}
+	return out, nil
 }
 
 // witness makes sure that the upper copy of the directory on top of stack
@@ -133,26 +149,11 @@ func (f *FS) witness(stack []frame) error {
 	if list, err := f.upper.ReadDir(top.e.path); err != nil || len(list) > 0 {
 		return inner(err)
 	}
-	ok, err := f.lowerShows(stack, len(stack)-1)
-	if err != nil || !ok {
+	low, err := f.lowerChildren(stack, 1)
+	if err != nil || len(low) == 0 {
 		return err
 	}
-	low, err := vfs.ReadDir(f.lower, top.e.path)
-	if err != nil {
-		return inner(err)
-	}
-	for _, de := range low {
-		p := join(top.e.path, de.Name())
-		if f.isDead(p) {
-			continue
-		}
-		fi, err := de.Info()
-		if err != nil {
-			return inner(err)
-		}
-		return f.copyUp(entry{path: p, info: fi})
-	}
-	return nil
+	return f.copyUp(low[0])
 }
 
 // How prepare treats the final entry of a name.
