@@ -6,6 +6,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/proptest"
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 )
 
@@ -25,12 +26,13 @@ func BenchmarkRandomScenario(b *testing.B) {
 		}
 		jobs = append(jobs, job{fx, sc})
 	}
+	opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache()}}
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
 		j := jobs[n%len(jobs)]
 		n++
-		if _, err := sim.Run(context.Background(), j.fx, j.sc, sim.ScenarioOptions{}); err != nil {
+		if _, err := sim.Run(context.Background(), j.fx, j.sc, opts); err != nil {
 			b.Fatal(err)
 		}
 	}

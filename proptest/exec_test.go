@@ -3,6 +3,7 @@ package proptest_test
 import (
 	"context"
 	"fmt"
+	"github.com/outfitter-go/vfsim/resolve"
 
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/proptest"
@@ -47,6 +48,8 @@ type harness struct {
 	result func(*sim.Outcome)
 	// strict forces --strict on every run.
 	strict bool
+	// cache memoizes parsed files across the worlds of one property.
+	cache *resolve.Cache
 }
 
 // execute renders w, runs it with the observing agent and snapshots the
@@ -62,7 +65,7 @@ func (h harness) execute(t TB, w proptest.World) *execution {
 	}
 	ex := &execution{world: w, runs: make([]*runObs, len(w.Runs))}
 	next := 0
-	opts := sim.ScenarioOptions{Mount: h.mount}
+	opts := sim.ScenarioOptions{Mount: h.mount, Options: sim.Options{Cache: h.cache}}
 	opts.Agent = func(fixtures.Run) sim.Agent {
 		obs := &runObs{}
 		ex.runs[next] = obs

@@ -88,12 +88,12 @@ var machineFiles = []File{
 func SettingsGen(l Layer) *rapid.Generator[*Settings] {
 	return rapid.Custom(func(t *rapid.T) *Settings {
 		s := &Settings{
-			DefaultProfile: rapid.SampledFrom([]string{"", "", "", "", "", "a", "b", "d"}).Draw(t, "default_profile"),
+			DefaultProfile: rapid.SampledFrom([]string{"", "", "", "", "", "", "", "", "a", "b", "d"}).Draw(t, "default_profile"),
 			DefaultAgent:   rapid.SampledFrom([]string{"", "", "pi", "claude"}).Draw(t, "default_agent"),
 			CacheDirectory: oneIn(t, "cache_directory", 4),
 		}
 		if l == LayerUser {
-			s.DefaultProfile = rapid.SampledFrom([]string{"a", "a", "a", "a", "a", "b", "d", ""}).Draw(t, "user_default_profile")
+			s.DefaultProfile = rapid.SampledFrom([]string{"a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "b", "d", ""}).Draw(t, "user_default_profile")
 		}
 		if l == LayerRemote {
 			return s
@@ -102,7 +102,9 @@ func SettingsGen(l Layer) *rapid.Generator[*Settings] {
 		s.DeclaresSources = l == LayerUser || oneIn(t, "declares_profile_sources", 4)
 		if s.DeclaresSources {
 			s.Sources = rapid.SliceOfN(SourceRefGen(), 0, 2).Draw(t, "profile_sources")
-			if l == LayerUser && !oneIn(t, "lists_home", 5) {
+			// Most lists name the home folder, where most worlds define
+			// the default profile, so that most runs launch.
+			if (l == LayerUser && !oneIn(t, "lists_home", 10)) || (l != LayerUser && !oneIn(t, "higher_lists_home", 3)) {
 				s.Sources = append([]SourceRef{{Loc: LocHome}}, s.Sources...)
 			}
 		}
@@ -115,10 +117,10 @@ func SettingsGen(l Layer) *rapid.Generator[*Settings] {
 func SourceRefGen() *rapid.Generator[SourceRef] {
 	return rapid.Custom(func(t *rapid.T) SourceRef {
 		r := SourceRef{Loc: rapid.SampledFrom(biasedLocs).Draw(t, "loc")}
-		switch rapid.SampledFrom([]int{0, 1, 2, 3, 4, 5}).Draw(t, "filter") {
-		case 4:
+		switch rapid.SampledFrom([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}).Draw(t, "filter") {
+		case 8:
 			r.Only = []string{rapid.SampledFrom(IDs).Draw(t, "only")}
-		case 5:
+		case 9:
 			r.Except = []string{rapid.SampledFrom(IDs).Draw(t, "except")}
 		}
 		return r
@@ -176,9 +178,18 @@ func ProfileGen() *rapid.Generator[Profile] {
 // are the world's definitions, which edit_source ops rewrite.
 func RunGen(profiles []Profile) *rapid.Generator[Run] {
 	return rapid.Custom(func(t *rapid.T) Run {
+		// Selections lean on the ids the world defines, so that most runs
+		// launch; any id can still be asked for.
+		choices := []string{"", "", "", ""}
+		for _, p := range profiles {
+			choices = append(choices, p.ID)
+		}
+		if oneIn(t, "any_profile", 6) {
+			choices = []string{"a", "b", "c"}
+		}
 		r := Run{
 			Agent:       rapid.SampledFrom([]string{"", "", "pi", "claude"}).Draw(t, "agent"),
-			Profile:     rapid.SampledFrom([]string{"", "", "", "", "", "a", "b", "c"}).Draw(t, "profile"),
+			Profile:     rapid.SampledFrom(choices).Draw(t, "profile"),
 			Strict:      oneIn(t, "strict", 5),
 			Interactive: oneIn(t, "interactive", 3),
 		}
@@ -258,13 +269,16 @@ func WorldGen() *rapid.Generator[World] {
 			w.Remote = SettingsGen(LayerRemote).Draw(t, "remote_settings")
 		}
 		w.Profiles = rapid.SliceOfNDistinct(ProfileGen(), 1, 4, Profile.ProfileFile).Draw(t, "profiles")
-		if !oneIn(t, "anchor", 5) {
+		if !oneIn(t, "anchor", 10) {
 			// Most worlds define the usual default profile in the home
 			// folder, so that most runs launch.
 			anchor := w.Profiles[0]
 			anchor.ID, anchor.Loc = "a", LocHome
 			rest := slices.DeleteFunc(w.Profiles[1:], func(p Profile) bool { return p.ProfileFile() == anchor.ProfileFile() })
 			w.Profiles = append([]Profile{anchor}, rest...)
+		}
+		if !oneIn(t, "sources_miss_profiles", 4) {
+			coverProfiles(&w)
 		}
 		w.Files = rapid.SliceOfNDistinct(rapid.SampledFrom(machineFiles), 0, 4, func(f File) string { return f.Path }).Draw(t, "machine_files")
 		slices.SortFunc(w.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
@@ -282,4 +296,36 @@ func oneIn(t *rapid.T, label string, n int) bool {
 	c := make([]bool, n)
 	c[n-1] = true
 	return rapid.SampledFrom(c).Draw(t, label)
+}
+
+// coverProfiles appends to the effective profile_sources list (the one of
+// the highest layer that declares it) the locations of the world's
+// definitions it does not list yet, in location order, so that most
+// selections resolve.
+func coverProfiles(w *World) {
+	var top *Settings
+	for _, s := range []*Settings{w.User, w.Project, w.Local} {
+		if s != nil && s.DeclaresSources {
+			top = s
+		}
+	}
+	if top == nil {
+		return
+	}
+	listed := map[Loc]bool{}
+	for _, r := range top.Sources {
+		listed[r.Loc] = true
+	}
+	for _, loc := range Locs() {
+		if listed[loc] {
+			continue
+		}
+		for _, p := range w.Profiles {
+			if p.Loc == loc {
+				top.Sources = append(top.Sources, SourceRef{Loc: loc})
+				listed[loc] = true
+				break
+			}
+		}
+	}
 }

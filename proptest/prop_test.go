@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/outfitter-go/vfsim/resolve"
 	"os"
 	"strings"
 	"testing"
@@ -25,6 +26,11 @@ type property func(t TB, h harness, w proptest.World) ([]string, proptest.World)
 // failing case (the last one is the shrunk world).
 func checkWorlds(t rapid.TB, h harness, prop property, hint string, onFail func(proptest.World)) {
 	t.Helper()
+	if h.cache == nil {
+		// One cache per property: worlds drawn from tiny alphabets repeat
+		// files, and results are the same with and without it.
+		h.cache = resolve.NewCache()
+	}
 	rapid.Check(t, func(rt *rapid.T) {
 		w := proptest.WorldGen().Draw(rt, "world")
 		if problems, played := prop(rt, h, w); len(problems) > 0 {
