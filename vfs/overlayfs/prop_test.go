@@ -14,6 +14,7 @@ package overlayfs_test
 // rooted osfs resolves them inside it) and as "<oracle>/a" in the oracle.
 //
 // Depth: go test -run PropOverlayMatchesOS ./vfs/overlayfs/ -rapid.checks=2000
+// (about 45 s on 2 cores; 100 checks, the default, take about 2 s).
 
 import (
 	"io/fs"
