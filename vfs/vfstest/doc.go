@@ -1,6 +1,8 @@
 // Package vfstest is test support for the vfs package and its users: a
 // conformance suite for [vfs.ReadWriteFS] implementations, typed tree
-// literals, and a deterministic clock. Production packages never import it.
+// literals, a differential state machine against the kernel, the fixture
+// of the benchmarks, and a deterministic clock. Production packages never
+// import it.
 //
 // # Conformance
 //
@@ -19,6 +21,27 @@
 // needed capabilities, and [Tree.Entries] gives the [vfs.Tree] that
 // [vfs.Snapshot] must then report. Helpers take a [TB], which both
 // *testing.T and *rapid.T satisfy.
+//
+// # Differential tests against the kernel
+//
+// [KernelDifferential] drives a file system under test and a real
+// directory with the same random operations (rapid's state machine) and
+// requires the kernel's error classes, os's error types and equal trees
+// after every step. A [DiffConfig] says how to make the system under test,
+// whether it starts empty or over a lower directory holding a random tree,
+// and what else it must satisfy. Its parts serve other differential tests
+// too: [HostDir] maps names and link targets between the two sides,
+// [ErrClass] compares errors by errno, [Resolving] and [EntryStrings]
+// reduce trees and listings to what both sides must agree on, and
+// [ProcessUmask] reads the umask the oracle obeys.
+//
+// # Benchmarks
+//
+// [BenchFixture] is the fixture of the vfs spec's workloads (40 files in
+// 12 directories under /fx, and the targets of 10 relative links), with one
+// method per workload; backends are driven through a [BenchFS], which
+// [BenchVFS] makes of any [vfs.ReadWriteFS] and [BenchWalk] helps write
+// for other APIs.
 //
 // # Time
 //
