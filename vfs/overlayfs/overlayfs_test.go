@@ -39,21 +39,6 @@ func overlayOf(t *testing.T, tree vfstest.Tree) (*overlayfs.FS, *vfs.MemFS) {
 	return overlayfs.New(readOnly(t, lower), overlayfs.Options{Clock: newClock()}), lower
 }
 
-func must(t *testing.T, what string, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-}
-
-func wantText(t *testing.T, fsys vfs.FS, name, want string) {
-	t.Helper()
-	got, err := vfs.ReadFile(fsys, name)
-	if err != nil || string(got) != want {
-		t.Errorf("ReadFile(%s) = %q, %v; want %q", name, got, err, want)
-	}
-}
-
 func wantErr(t *testing.T, what string, err, target error, name string) {
 	t.Helper()
 	var pe *fs.PathError
@@ -66,7 +51,7 @@ func wantErr(t *testing.T, what string, err, target error, name string) {
 func wantLowerUnchanged(t *testing.T, lower *vfs.MemFS, tree vfstest.Tree) {
 	t.Helper()
 	got, err := vfs.Snapshot(lower, "/")
-	must(t, "Snapshot(lower)", err)
+	vfstest.Must(t, "Snapshot(lower)", err)
 	want := tree.Entries(t)
 	if d := cmp.Diff(want, got, cmp.Comparer(vfs.Entry.Equal)); d != "" {
 		t.Errorf("lower layer changed (-want +got):\n%s", d)
@@ -98,64 +83,64 @@ func TestLinksAcrossLayers(t *testing.T) {
 	t.Parallel()
 	cases := []layerCase{
 		{name: "upper link to lower path", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "Symlink", fsys.Symlink("/d/target.txt", "/ul"))
-			must(t, "Symlink", fsys.Symlink("d/sub", "/urel"))
-			wantText(t, fsys, "/ul", "T")
-			wantText(t, fsys, "/urel/inner.txt", "I")
+			vfstest.Must(t, "Symlink", fsys.Symlink("/d/target.txt", "/ul"))
+			vfstest.Must(t, "Symlink", fsys.Symlink("d/sub", "/urel"))
+			vfstest.WantText(t, fsys, "/ul", "T")
+			vfstest.WantText(t, fsys, "/urel/inner.txt", "I")
 		}},
 		{name: "lower link to upper-only file", run: func(t *testing.T, fsys *overlayfs.FS) {
 			_, err := fsys.Stat("/lup")
 			wantErr(t, "Stat before the target exists", err, fs.ErrNotExist, "/lup")
-			must(t, "WriteFile", fsys.WriteFile("/up-only.txt", []byte("U"), 0o644))
-			wantText(t, fsys, "/lup", "U")
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/up-only.txt", []byte("U"), 0o644))
+			vfstest.WantText(t, fsys, "/lup", "U")
 		}},
 		{name: "intermediate links in either layer", run: func(t *testing.T, fsys *overlayfs.FS) {
-			wantText(t, fsys, "/ldir/sub/inner.txt", "I")
-			must(t, "Symlink", fsys.Symlink("ldir/sub", "/us"))
-			wantText(t, fsys, "/us/deep/x", "X")
-			must(t, "Symlink", fsys.Symlink("../../ldir", "/d/sub/back"))
-			wantText(t, fsys, "/us/back/target.txt", "T")
+			vfstest.WantText(t, fsys, "/ldir/sub/inner.txt", "I")
+			vfstest.Must(t, "Symlink", fsys.Symlink("ldir/sub", "/us"))
+			vfstest.WantText(t, fsys, "/us/deep/x", "X")
+			vfstest.Must(t, "Symlink", fsys.Symlink("../../ldir", "/d/sub/back"))
+			vfstest.WantText(t, fsys, "/us/back/target.txt", "T")
 		}},
 		{name: "loops", why: "a loop mixing an upper and a lower link is a loop too", run: func(t *testing.T, fsys *overlayfs.FS) {
 			_, err := fsys.Stat("/loop1")
 			wantErr(t, "Stat lower loop", err, vfs.ErrLoop, "/loop1")
-			must(t, "Remove", fsys.Remove("/loop2"))
-			must(t, "Symlink", fsys.Symlink("/loop1", "/loop2"))
+			vfstest.Must(t, "Remove", fsys.Remove("/loop2"))
+			vfstest.Must(t, "Symlink", fsys.Symlink("/loop1", "/loop2"))
 			_, err = fsys.ReadFile("/loop2/x")
 			wantErr(t, "ReadFile mixed loop", err, vfs.ErrLoop, "/loop2/x")
 			err = fsys.WriteFile("/loop1", nil, 0o644)
 			wantErr(t, "WriteFile mixed loop", err, vfs.ErrLoop, "/loop1")
 		}},
 		{name: "write through a lower link", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "WriteFile", fsys.WriteFile("/ldir/target.txt", []byte("W"), 0o644))
-			wantText(t, fsys, "/d/target.txt", "W")
-			must(t, "MkdirAll", fsys.MkdirAll("/ldir/sub/deep/more", 0o755))
-			must(t, "WriteFile", fsys.WriteFile("/ldir/sub/deep/more/f", []byte("F"), 0o644))
-			wantText(t, fsys, "/d/sub/deep/more/f", "F")
-			wantText(t, fsys, "/d/sub/deep/x", "X")
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/ldir/target.txt", []byte("W"), 0o644))
+			vfstest.WantText(t, fsys, "/d/target.txt", "W")
+			vfstest.Must(t, "MkdirAll", fsys.MkdirAll("/ldir/sub/deep/more", 0o755))
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/ldir/sub/deep/more/f", []byte("F"), 0o644))
+			vfstest.WantText(t, fsys, "/d/sub/deep/more/f", "F")
+			vfstest.WantText(t, fsys, "/d/sub/deep/x", "X")
 		}},
 		{name: "create through a dangling lower link", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "WriteFile", fsys.WriteFile("/dang", []byte("N"), 0o644))
-			wantText(t, fsys, "/d/new.txt", "N")
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/dang", []byte("N"), 0o644))
+			vfstest.WantText(t, fsys, "/d/new.txt", "N")
 			if target, err := fsys.ReadLink("/dang"); err != nil || target != "d/new.txt" {
 				t.Errorf("ReadLink(/dang) = %q, %v; want the lower target", target, err)
 			}
 		}},
 		{name: "append to a lower file", run: func(t *testing.T, fsys *overlayfs.FS) {
 			f, err := fsys.OpenFile("/ldir/sub/inner.txt", os.O_WRONLY|os.O_APPEND, 0)
-			must(t, "OpenFile", err)
+			vfstest.Must(t, "OpenFile", err)
 			_, err = f.Write([]byte("+"))
-			must(t, "Write", err)
-			must(t, "Close", f.Close())
-			wantText(t, fsys, "/d/sub/inner.txt", "I+")
+			vfstest.Must(t, "Write", err)
+			vfstest.Must(t, "Close", f.Close())
+			vfstest.WantText(t, fsys, "/d/sub/inner.txt", "I+")
 		}},
 		{name: "chmod through a link copies up the target", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "Chmod", fsys.Chmod("/ldir/sub/deep/x", 0o640))
+			vfstest.Must(t, "Chmod", fsys.Chmod("/ldir/sub/deep/x", 0o640))
 			fi, err := fsys.Stat("/d/sub/deep/x")
 			if err != nil || fi.Mode() != 0o640 {
 				t.Errorf("Stat mode = %v, %v; want 0640", fi, err)
 			}
-			wantText(t, fsys, "/d/sub/deep/x", "X")
+			vfstest.WantText(t, fsys, "/d/sub/deep/x", "X")
 		}},
 		{name: "errors name the caller's path", run: func(t *testing.T, fsys *overlayfs.FS) {
 			_, err := fsys.ReadFile("/ldir/sub/nope")
@@ -173,7 +158,7 @@ func TestLinksAcrossLayers(t *testing.T) {
 func listing(t *testing.T, fsys vfs.ReadDirFS, name string) string {
 	t.Helper()
 	list, err := fsys.ReadDir(name)
-	must(t, "ReadDir "+name, err)
+	vfstest.Must(t, "ReadDir "+name, err)
 	var names []string
 	for _, e := range list {
 		names = append(names, e.Name())
@@ -185,14 +170,14 @@ func TestWhiteoutsAndOpaqueDirs(t *testing.T) {
 	t.Parallel()
 	cases := []layerCase{
 		{name: "merged listing", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "WriteFile", fsys.WriteFile("/d/a.txt", nil, 0o644))
-			must(t, "WriteFile", fsys.WriteFile("/d/target.txt", []byte("changed"), 0o644))
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/d/a.txt", nil, 0o644))
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/d/target.txt", []byte("changed"), 0o644))
 			if got, want := listing(t, fsys, "/d"), "a.txt sub target.txt"; got != want {
 				t.Errorf("ReadDir(/d) = %s, want %s", got, want)
 			}
 		}},
 		{name: "removed lower file", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "Remove", fsys.Remove("/d/target.txt"))
+			vfstest.Must(t, "Remove", fsys.Remove("/d/target.txt"))
 			_, err := fsys.Lstat("/d/target.txt")
 			wantErr(t, "Lstat", err, fs.ErrNotExist, "/d/target.txt")
 			if got, want := listing(t, fsys, "/d"), "sub"; got != want {
@@ -200,20 +185,20 @@ func TestWhiteoutsAndOpaqueDirs(t *testing.T) {
 			}
 		}},
 		{name: "emptied lower dir can be removed", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "Remove", fsys.Remove("/d/sub/deep/x"))
-			must(t, "Remove", fsys.Remove("/d/sub/deep"))
+			vfstest.Must(t, "Remove", fsys.Remove("/d/sub/deep/x"))
+			vfstest.Must(t, "Remove", fsys.Remove("/d/sub/deep"))
 			err := fsys.Remove("/d/sub")
 			wantErr(t, "Remove with a lower child left", err, vfs.ErrNotEmpty, "/d/sub")
-			must(t, "Remove", fsys.Remove("/d/sub/inner.txt"))
-			must(t, "Remove", fsys.Remove("/d/sub"))
+			vfstest.Must(t, "Remove", fsys.Remove("/d/sub/inner.txt"))
+			vfstest.Must(t, "Remove", fsys.Remove("/d/sub"))
 		}},
 		{name: "re-created dir is opaque", why: "lower children of a removed directory never show again", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "RemoveAll", fsys.RemoveAll("/d"))
-			must(t, "Mkdir", fsys.Mkdir("/d", 0o755))
+			vfstest.Must(t, "RemoveAll", fsys.RemoveAll("/d"))
+			vfstest.Must(t, "Mkdir", fsys.Mkdir("/d", 0o755))
 			if got := listing(t, fsys, "/d"); got != "" {
 				t.Errorf("ReadDir(/d) = %s, want empty", got)
 			}
-			must(t, "MkdirAll", fsys.MkdirAll("/d/sub", 0o755))
+			vfstest.Must(t, "MkdirAll", fsys.MkdirAll("/d/sub", 0o755))
 			if got := listing(t, fsys, "/d/sub"); got != "" {
 				t.Errorf("ReadDir(/d/sub) = %s, want empty", got)
 			}
@@ -221,32 +206,32 @@ func TestWhiteoutsAndOpaqueDirs(t *testing.T) {
 			wantErr(t, "Stat", err, fs.ErrNotExist, "/d/sub/inner.txt")
 		}},
 		{name: "file replaced by a dir", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "Remove", fsys.Remove("/d/target.txt"))
-			must(t, "Mkdir", fsys.Mkdir("/d/target.txt", 0o700))
+			vfstest.Must(t, "Remove", fsys.Remove("/d/target.txt"))
+			vfstest.Must(t, "Mkdir", fsys.Mkdir("/d/target.txt", 0o700))
 			if got := listing(t, fsys, "/d/target.txt"); got != "" {
 				t.Errorf("ReadDir = %s, want empty", got)
 			}
 		}},
 		{name: "renamed lower dir moves its subtree", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "Remove", fsys.Remove("/d/sub/inner.txt"))
-			must(t, "Rename", fsys.Rename("/d", "/e/moved"))
-			wantText(t, fsys, "/e/moved/target.txt", "T")
-			wantText(t, fsys, "/e/moved/sub/deep/x", "X")
+			vfstest.Must(t, "Remove", fsys.Remove("/d/sub/inner.txt"))
+			vfstest.Must(t, "Rename", fsys.Rename("/d", "/e/moved"))
+			vfstest.WantText(t, fsys, "/e/moved/target.txt", "T")
+			vfstest.WantText(t, fsys, "/e/moved/sub/deep/x", "X")
 			_, err := fsys.Stat("/e/moved/sub/inner.txt")
 			wantErr(t, "Stat removed before the rename", err, fs.ErrNotExist, "/e/moved/sub/inner.txt")
 			_, err = fsys.Lstat("/d")
 			wantErr(t, "Lstat old name", err, fs.ErrNotExist, "/d")
 			_, err = fsys.Stat("/ldir")
 			wantErr(t, "Stat a lower link to the old name", err, fs.ErrNotExist, "/ldir")
-			must(t, "Rename back", fsys.Rename("/e/moved", "/d"))
+			vfstest.Must(t, "Rename back", fsys.Rename("/e/moved", "/d"))
 			if got, want := listing(t, fsys, "/d/sub"), "deep"; got != want {
 				t.Errorf("ReadDir(/d/sub) = %s, want %s", got, want)
 			}
 		}},
 		{name: "rename onto a lower file", run: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "WriteFile", fsys.WriteFile("/n", []byte("N"), 0o644))
-			must(t, "Rename", fsys.Rename("/n", "/d/target.txt"))
-			wantText(t, fsys, "/d/target.txt", "N")
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/n", []byte("N"), 0o644))
+			vfstest.Must(t, "Rename", fsys.Rename("/n", "/d/target.txt"))
+			vfstest.WantText(t, fsys, "/d/target.txt", "N")
 			err := fsys.Rename("/e", "/d")
 			if !errors.Is(err, vfs.ErrNotEmpty) {
 				t.Errorf("Rename onto a non-empty lower dir = %v, want ErrNotEmpty", err)
@@ -270,18 +255,18 @@ func TestChanges(t *testing.T) {
 	}{
 		{name: "nothing", ops: func(t *testing.T, fsys *overlayfs.FS) {}},
 		{name: "reads and no-op copy-ups are not changes", why: "the write through the link copies up /d, and its content is rewritten the same", ops: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "WriteFile", fsys.WriteFile("/ldir/target.txt", []byte("T"), 0o644))
-			must(t, "Chmod", fsys.Chmod("/e", 0o755))
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/ldir/target.txt", []byte("T"), 0o644))
+			vfstest.Must(t, "Chmod", fsys.Chmod("/e", 0o755))
 			_, err := fsys.ReadDir("/d/sub")
-			must(t, "ReadDir", err)
+			vfstest.Must(t, "ReadDir", err)
 		}},
 		{name: "added, changed and removed", ops: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "WriteFile", fsys.WriteFile("/d/target.txt", []byte("W"), 0o644))
-			must(t, "Chmod", fsys.Chmod("/e", 0o700))
-			must(t, "MkdirAll", fsys.MkdirAll("/new/dir", 0o755))
-			must(t, "Symlink", fsys.Symlink("../d", "/new/l"))
-			must(t, "RemoveAll", fsys.RemoveAll("/d/sub"))
-			must(t, "Remove", fsys.Remove("/loop1"))
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/d/target.txt", []byte("W"), 0o644))
+			vfstest.Must(t, "Chmod", fsys.Chmod("/e", 0o700))
+			vfstest.Must(t, "MkdirAll", fsys.MkdirAll("/new/dir", 0o755))
+			vfstest.Must(t, "Symlink", fsys.Symlink("../d", "/new/l"))
+			vfstest.Must(t, "RemoveAll", fsys.RemoveAll("/d/sub"))
+			vfstest.Must(t, "Remove", fsys.Remove("/loop1"))
 		}, want: vfs.Delta{
 			Added: map[string]vfs.Entry{
 				"new":     dir,
@@ -295,14 +280,14 @@ func TestChanges(t *testing.T) {
 			Removed: []string{"d/sub", "d/sub/deep", "d/sub/deep/x", "d/sub/inner.txt", "loop1"},
 		}},
 		{name: "re-created dir", why: "lower children that do not come back are removed", ops: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "RemoveAll", fsys.RemoveAll("/d"))
-			must(t, "MkdirAll", fsys.MkdirAll("/d/sub", 0o755))
-			must(t, "WriteFile", fsys.WriteFile("/d/sub/inner.txt", []byte("I"), 0o644))
+			vfstest.Must(t, "RemoveAll", fsys.RemoveAll("/d"))
+			vfstest.Must(t, "MkdirAll", fsys.MkdirAll("/d/sub", 0o755))
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/d/sub/inner.txt", []byte("I"), 0o644))
 		}, want: vfs.Delta{
 			Removed: []string{"d/sub/deep", "d/sub/deep/x", "d/target.txt"},
 		}},
 		{name: "renamed dir", ops: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "Rename", fsys.Rename("/d/sub", "/e/s"))
+			vfstest.Must(t, "Rename", fsys.Rename("/d/sub", "/e/s"))
 		}, want: vfs.Delta{
 			Added: map[string]vfs.Entry{
 				"e/s":           dir,
@@ -313,8 +298,8 @@ func TestChanges(t *testing.T) {
 			Removed: []string{"d/sub", "d/sub/deep", "d/sub/deep/x", "d/sub/inner.txt"},
 		}},
 		{name: "file replaced by a link", ops: func(t *testing.T, fsys *overlayfs.FS) {
-			must(t, "Remove", fsys.Remove("/d/target.txt"))
-			must(t, "Symlink", fsys.Symlink("sub/inner.txt", "/d/target.txt"))
+			vfstest.Must(t, "Remove", fsys.Remove("/d/target.txt"))
+			vfstest.Must(t, "Symlink", fsys.Symlink("sub/inner.txt", "/d/target.txt"))
 		}, want: vfs.Delta{
 			Changed: map[string]vfs.Change{
 				"d/target.txt": {Before: file("T", 0o644), After: vfs.Entry{Type: vfs.TypeSymlink, Target: "sub/inner.txt", TargetExists: true}},
@@ -327,7 +312,7 @@ func TestChanges(t *testing.T) {
 			fsys, lower := overlayOf(t, lowerBase())
 			c.ops(t, fsys)
 			got, err := fsys.Changes()
-			must(t, "Changes", err)
+			vfstest.Must(t, "Changes", err)
 			want := c.want
 			if want.Added == nil {
 				want.Added = map[string]vfs.Entry{}
@@ -343,9 +328,9 @@ func TestChanges(t *testing.T) {
 			}
 			// The same as the difference of whole snapshots.
 			before, err := vfs.Snapshot(lower, "/")
-			must(t, "Snapshot(lower)", err)
+			vfstest.Must(t, "Snapshot(lower)", err)
 			after, err := vfs.Snapshot(fsys, "/")
-			must(t, "Snapshot(overlay)", err)
+			vfstest.Must(t, "Snapshot(overlay)", err)
 			if d := cmp.Diff(vfs.Diff(before, after), got); d != "" {
 				t.Errorf("Changes differ from vfs.Diff (-diff +changes):\n%s", d)
 			}
@@ -382,7 +367,7 @@ func TestLowerReadsAreProportional(t *testing.T) {
 	}
 	for _, s := range steps {
 		lower.ResetLog()
-		must(t, s.name, s.do())
+		vfstest.Must(t, s.name, s.do())
 		ops := lower.Ops()
 		t.Logf("%s: %d lower operations", s.name, len(ops))
 		if len(ops) > s.max {
@@ -396,7 +381,7 @@ func TestLowerReadsAreProportional(t *testing.T) {
 	}
 	lower.ResetLog()
 	got, err := fsys.Changes()
-	must(t, "Changes", err)
+	vfstest.Must(t, "Changes", err)
 	if len(got.Removed) != 1002 || len(got.Added) != 1 || len(got.Changed) != 1 {
 		t.Errorf("Changes: %d added, %d changed, %d removed; want 1, 1, 1002 (/bulk, its files, side0007)", len(got.Added), len(got.Changed), len(got.Removed))
 	}
@@ -429,11 +414,11 @@ func TestGivenUpperLayer(t *testing.T) {
 	upper := newMem(t)
 	lower := memWith(t, vfstest.Tree{"d/f": vfstest.File("F")})
 	fsys := overlayfs.New(readOnly(t, lower), overlayfs.Options{Upper: upper})
-	must(t, "WriteFile", fsys.WriteFile("/d/g", []byte("G"), 0o644))
+	vfstest.Must(t, "WriteFile", fsys.WriteFile("/d/g", []byte("G"), 0o644))
 	if fsys.Upper() != upper {
 		t.Fatal("Upper() is not the given layer")
 	}
-	wantText(t, upper, "/d/g", "G")
+	vfstest.WantText(t, upper, "/d/g", "G")
 	if _, err := upper.Lstat("/d/f"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("upper Lstat(/d/f) = %v, want not copied up", err)
 	}

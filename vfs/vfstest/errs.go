@@ -42,12 +42,12 @@ func errorChecks() []check {
 			build(t, fsys, symBase())
 			wantPathErr(t, "Mkdir existing dir", fsys.Mkdir("/e", 0o755), fs.ErrExist, "/e")
 			wantPathErr(t, "Mkdir over a file", fsys.Mkdir("/d/target.txt", 0o755), fs.ErrExist, "/d/target.txt")
-			must(t, "Symlink", fsys.Symlink("nowhere", "/d/dang"))
+			Must(t, "Symlink", fsys.Symlink("nowhere", "/d/dang"))
 			wantPathErr(t, "Mkdir over a dangling link", fsys.Mkdir("/d/dang", 0o755), fs.ErrExist, "/d/dang")
 		}},
 		{name: "err.path_is_callers_name", why: "errors name the path as given, not as resolved", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
+			Must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
 			_, err := fsys.Stat("/e/dl/nope")
 			wantPathErr(t, "Stat through a dir link", err, fs.ErrNotExist, "/e/dl/nope")
 			_, err = fsys.ReadFile("/e/dl/sub/nope")
@@ -72,18 +72,18 @@ func errorChecks() []check {
 		}},
 		{name: "walk.lexical", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			// Created out of order; '-' and '.' sort before '/'.
-			must(t, "Mkdir", fsys.Mkdir("/w", 0o755))
+			Must(t, "Mkdir", fsys.Mkdir("/w", 0o755))
 			for _, name := range []string{"/w/ab", "/w/a.b", "/w/a-b"} {
-				must(t, "WriteFile", fsys.WriteFile(name, nil, 0o644))
+				Must(t, "WriteFile", fsys.WriteFile(name, nil, 0o644))
 			}
-			must(t, "Mkdir", fsys.Mkdir("/w/a", 0o755))
-			must(t, "WriteFile", fsys.WriteFile("/w/a/b", nil, 0o644))
+			Must(t, "Mkdir", fsys.Mkdir("/w/a", 0o755))
+			Must(t, "WriteFile", fsys.WriteFile("/w/a/b", nil, 0o644))
 			var got []string
 			err := fs.WalkDir(vfs.Sub(fsys, "/"), "w", func(p string, _ fs.DirEntry, err error) error {
 				got = append(got, p)
 				return err
 			})
-			must(t, "WalkDir", err)
+			Must(t, "WalkDir", err)
 			if want := "[w w/a w/a/b w/a-b w/a.b w/ab]"; fmt.Sprint(got) != want {
 				t.Errorf("WalkDir(w) order = %v, want %s", got, want)
 			}
@@ -127,10 +127,10 @@ func iofsChecks() []check {
 func concurrency(t *testing.T, fsys vfs.ReadWriteFS) {
 	const rounds = 40
 	for _, d := range []string{"/c/w0", "/c/w1", "/c/w2", "/c/r0", "/c/r1"} {
-		must(t, "MkdirAll", fsys.MkdirAll(d, 0o755))
+		Must(t, "MkdirAll", fsys.MkdirAll(d, 0o755))
 	}
-	must(t, "WriteFile", fsys.WriteFile("/c/r0/a", []byte("r0"), 0o644))
-	must(t, "WriteFile", fsys.WriteFile("/c/r1/a", []byte("r1"), 0o644))
+	Must(t, "WriteFile", fsys.WriteFile("/c/r0/a", []byte("r0"), 0o644))
+	Must(t, "WriteFile", fsys.WriteFile("/c/r1/a", []byte("r1"), 0o644))
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for w := range 3 {
@@ -187,10 +187,10 @@ func concurrency(t *testing.T, fsys vfs.ReadWriteFS) {
 	}
 	for w := range 3 {
 		for i := range 5 {
-			wantText(t, fsys, fmt.Sprintf("/c/w%d/f%d", w, i), fmt.Sprintf("w%d-%d", w, rounds-5+i))
+			WantText(t, fsys, fmt.Sprintf("/c/w%d/f%d", w, i), fmt.Sprintf("w%d-%d", w, rounds-5+i))
 		}
 	}
-	wantText(t, fsys, "/c/r0/a", "r0")
-	wantText(t, fsys, "/c/r1/a", "r1")
+	WantText(t, fsys, "/c/r0/a", "r0")
+	WantText(t, fsys, "/c/r1/a", "r1")
 	wantMissing(t, fsys, "/c/r0/b")
 }

@@ -21,10 +21,10 @@ func metadataChecks() []check {
 	return []check{
 		{name: "chmod", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
-			must(t, "Chmod file", fsys.Chmod("/d/sub/inner.txt", 0o600))
-			must(t, "Chmod dir", fsys.Chmod("/e", 0o700))
-			must(t, "Chmod through link", fsys.Chmod("/d/rel", 0o640))
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "Chmod file", fsys.Chmod("/d/sub/inner.txt", 0o600))
+			Must(t, "Chmod dir", fsys.Chmod("/e", 0o700))
+			Must(t, "Chmod through link", fsys.Chmod("/d/rel", 0o640))
 			for name, want := range map[string]fs.FileMode{"/d/sub/inner.txt": 0o600, "/e": fs.ModeDir | 0o700, "/d/target.txt": 0o640} {
 				fi, err := fsys.Stat(name)
 				if err != nil || fi.Mode() != want {
@@ -37,29 +37,29 @@ func metadataChecks() []check {
 		}},
 		{name: "chtimes", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
-			must(t, "Chtimes", fsys.Chtimes("/d/sub/inner.txt", time2001, time2001))
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "Chtimes", fsys.Chtimes("/d/sub/inner.txt", time2001, time2001))
 			wantMtime(t, fsys, "/d/sub/inner.txt", time2001)
-			must(t, "Chtimes through link", fsys.Chtimes("/d/rel", time2002, time2002))
+			Must(t, "Chtimes through link", fsys.Chtimes("/d/rel", time2002, time2002))
 			wantMtime(t, fsys, "/d/target.txt", time2002)
-			must(t, "Chtimes dir", fsys.Chtimes("/e", time2001, time2001))
+			Must(t, "Chtimes dir", fsys.Chtimes("/e", time2001, time2001))
 			wantMtime(t, fsys, "/e", time2001)
-			must(t, "Chtimes with zero times", fsys.Chtimes("/d/target.txt", time.Time{}, time.Time{}))
+			Must(t, "Chtimes with zero times", fsys.Chtimes("/d/target.txt", time.Time{}, time.Time{}))
 			wantMtime(t, fsys, "/d/target.txt", time2002)
 			err := fsys.Chtimes("/nope", time2001, time2001)
 			wantPathErr(t, "Chtimes missing", err, fs.ErrNotExist, "/nope")
 		}},
 		{name: "mtime.updates_on_write", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Chtimes", fsys.Chtimes("/d/target.txt", time2001, time2001))
-			must(t, "WriteFile", fsys.WriteFile("/d/target.txt", []byte("new"), 0o644))
+			Must(t, "Chtimes", fsys.Chtimes("/d/target.txt", time2001, time2001))
+			Must(t, "WriteFile", fsys.WriteFile("/d/target.txt", []byte("new"), 0o644))
 			wantMtimeChanged(t, fsys, "/d/target.txt", time2001)
-			must(t, "Chtimes", fsys.Chtimes("/d/target.txt", time2001, time2001))
+			Must(t, "Chtimes", fsys.Chtimes("/d/target.txt", time2001, time2001))
 			f, err := fsys.OpenFile("/d/target.txt", os.O_WRONLY|os.O_APPEND, 0)
-			must(t, "OpenFile", err)
+			Must(t, "OpenFile", err)
 			_, err = f.Write([]byte("more"))
-			must(t, "Write", err)
-			must(t, "Close", f.Close())
+			Must(t, "Write", err)
+			Must(t, "Close", f.Close())
 			wantMtimeChanged(t, fsys, "/d/target.txt", time2001)
 		}},
 		{name: "mtime.dir_updates_on_entry_change", why: "creating, removing or renaming an entry changes its directory's mtime", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
@@ -76,33 +76,33 @@ func metadataChecks() []check {
 				{"rename away", "/d", func() error { return fsys.Rename("/d/target.txt", "/e/t") }},
 			}
 			for _, s := range steps {
-				must(t, "Chtimes", fsys.Chtimes(s.dir, time2001, time2001))
-				must(t, s.what, s.do())
+				Must(t, "Chtimes", fsys.Chtimes(s.dir, time2001, time2001))
+				Must(t, s.what, s.do())
 				wantMtimeChanged(t, fsys, s.dir, time2001)
 			}
 		}},
 		{name: "mtime.stable", why: "reading never changes a modification time", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
 			fi1, err := fsys.Stat("/d/target.txt")
-			must(t, "Stat", err)
+			Must(t, "Stat", err)
 			_, err = fsys.ReadFile("/d/target.txt")
-			must(t, "ReadFile", err)
+			Must(t, "ReadFile", err)
 			_, err = fsys.ReadDir("/d")
-			must(t, "ReadDir", err)
+			Must(t, "ReadDir", err)
 			fi2, err := fsys.Stat("/d/target.txt")
-			must(t, "Stat", err)
+			Must(t, "Stat", err)
 			if !fi1.ModTime().Equal(fi2.ModTime()) {
 				t.Errorf("ModTime changed without a write: %v then %v", fi1.ModTime(), fi2.ModTime())
 			}
 		}},
 		{name: "readdir.sorted", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			for _, name := range []string{"/z", "/a", "/m", "/B"} {
-				must(t, "WriteFile", fsys.WriteFile(name, nil, 0o644))
+				Must(t, "WriteFile", fsys.WriteFile(name, nil, 0o644))
 			}
-			must(t, "Mkdir", fsys.Mkdir("/dir", 0o755))
-			must(t, "Symlink", fsys.Symlink("dir", "/link"))
+			Must(t, "Mkdir", fsys.Mkdir("/dir", 0o755))
+			Must(t, "Symlink", fsys.Symlink("dir", "/link"))
 			list, err := fsys.ReadDir("/")
-			must(t, "ReadDir", err)
+			Must(t, "ReadDir", err)
 			var got []string
 			for _, e := range list {
 				got = append(got, e.Name()+":"+e.Type().String())
@@ -116,28 +116,28 @@ func metadataChecks() []check {
 		}},
 		{name: "openfile.flags", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			f, err := fsys.OpenFile("/f", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-			must(t, "OpenFile O_EXCL new", err)
+			Must(t, "OpenFile O_EXCL new", err)
 			_, err = f.Write([]byte("abc"))
-			must(t, "Write", err)
-			must(t, "Close", f.Close())
+			Must(t, "Write", err)
+			Must(t, "Close", f.Close())
 			_, err = fsys.OpenFile("/f", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 			wantPathErr(t, "OpenFile O_EXCL existing", err, fs.ErrExist, "/f")
 			f, err = fsys.OpenFile("/f", os.O_WRONLY|os.O_APPEND, 0)
-			must(t, "OpenFile O_APPEND", err)
+			Must(t, "OpenFile O_APPEND", err)
 			_, err = f.Write([]byte("d"))
-			must(t, "Write", err)
-			must(t, "Close", f.Close())
-			wantText(t, fsys, "/f", "abcd")
+			Must(t, "Write", err)
+			Must(t, "Close", f.Close())
+			WantText(t, fsys, "/f", "abcd")
 			f, err = fsys.OpenFile("/f", os.O_RDONLY, 0)
-			must(t, "OpenFile O_RDONLY", err)
+			Must(t, "OpenFile O_RDONLY", err)
 			if _, err := f.Write([]byte("x")); err == nil {
 				t.Errorf("Write on a read-only handle succeeded")
 			}
-			must(t, "Close", f.Close())
+			Must(t, "Close", f.Close())
 			f, err = fsys.OpenFile("/f", os.O_WRONLY|os.O_TRUNC, 0)
-			must(t, "OpenFile O_TRUNC", err)
-			must(t, "Close", f.Close())
-			wantText(t, fsys, "/f", "")
+			Must(t, "OpenFile O_TRUNC", err)
+			Must(t, "Close", f.Close())
+			WantText(t, fsys, "/f", "")
 			_, err = fsys.OpenFile("/nope", os.O_WRONLY, 0)
 			wantPathErr(t, "OpenFile missing without O_CREATE", err, fs.ErrNotExist, "/nope")
 		}},
@@ -148,35 +148,35 @@ func renameChecks() []check {
 	return []check{
 		{name: "rename.file", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Rename", fsys.Rename("/d/target.txt", "/e/moved.txt"))
-			wantText(t, fsys, "/e/moved.txt", "T")
+			Must(t, "Rename", fsys.Rename("/d/target.txt", "/e/moved.txt"))
+			WantText(t, fsys, "/e/moved.txt", "T")
 			wantMissing(t, fsys, "/d/target.txt")
 		}},
 		{name: "rename.replace_file", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, Tree{"a": File("A"), "b": File("B")})
-			must(t, "Rename", fsys.Rename("/a", "/b"))
-			wantText(t, fsys, "/b", "A")
+			Must(t, "Rename", fsys.Rename("/a", "/b"))
+			WantText(t, fsys, "/b", "A")
 			wantMissing(t, fsys, "/a")
 		}},
 		{name: "rename.dir", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Rename", fsys.Rename("/d", "/e/g"))
-			wantText(t, fsys, "/e/g/sub/inner.txt", "I")
-			wantText(t, fsys, "/e/g/target.txt", "T")
+			Must(t, "Rename", fsys.Rename("/d", "/e/g"))
+			WantText(t, fsys, "/e/g/sub/inner.txt", "I")
+			WantText(t, fsys, "/e/g/target.txt", "T")
 			wantMissing(t, fsys, "/d")
 		}},
 		{name: "rename.dir_over_empty_dir", why: "rename(2) replaces an empty directory", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Rename", fsys.Rename("/d", "/e"))
-			wantText(t, fsys, "/e/sub/inner.txt", "I")
+			Must(t, "Rename", fsys.Rename("/d", "/e"))
+			WantText(t, fsys, "/e/sub/inner.txt", "I")
 			wantMissing(t, fsys, "/d")
 		}},
 		{name: "rename.sibling_prefix", why: "renaming p must not touch pq", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, Tree{"p/x": File("X"), "pq/y": File("Y"), "p.q": File("Z")})
-			must(t, "Rename", fsys.Rename("/p", "/r"))
-			wantText(t, fsys, "/r/x", "X")
-			wantText(t, fsys, "/pq/y", "Y")
-			wantText(t, fsys, "/p.q", "Z")
+			Must(t, "Rename", fsys.Rename("/p", "/r"))
+			WantText(t, fsys, "/r/x", "X")
+			WantText(t, fsys, "/pq/y", "Y")
+			WantText(t, fsys, "/p.q", "Z")
 			wantMissing(t, fsys, "/p")
 			wantMissing(t, fsys, "/r/y")
 		}},
@@ -184,7 +184,7 @@ func renameChecks() []check {
 			build(t, fsys, symBase())
 			err := fsys.Rename("/d/target.txt", "/nope/x")
 			wantLinkErr(t, "Rename to a missing parent", err, "/d/target.txt", "/nope/x", fs.ErrNotExist)
-			wantText(t, fsys, "/d/target.txt", "T")
+			WantText(t, fsys, "/d/target.txt", "T")
 			err = fsys.Rename("/nope", "/e/x")
 			wantLinkErr(t, "Rename of a missing file", err, "/nope", "/e/x", fs.ErrNotExist)
 		}},
@@ -192,23 +192,23 @@ func renameChecks() []check {
 			build(t, fsys, Tree{"a/x": File("X"), "b/y": File("Y")})
 			err := fsys.Rename("/a", "/b")
 			wantLinkErr(t, "Rename over a non-empty dir", err, "/a", "/b", vfs.ErrNotEmpty, syscall.EEXIST)
-			wantText(t, fsys, "/a/x", "X")
-			wantText(t, fsys, "/b/y", "Y")
+			WantText(t, fsys, "/a/x", "X")
+			WantText(t, fsys, "/b/y", "Y")
 		}},
 		{name: "rename.into_self_errs", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
 			err := fsys.Rename("/d", "/d/sub/x")
 			wantLinkErr(t, "Rename into own subtree", err, "/d", "/d/sub/x", syscall.EINVAL, fs.ErrInvalid)
-			wantText(t, fsys, "/d/sub/inner.txt", "I")
+			WantText(t, fsys, "/d/sub/inner.txt", "I")
 			wantMissing(t, fsys, "/d/sub/x")
 		}},
 		{name: "rename.same_is_noop", why: "rename(x, x) succeeds and changes nothing", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, Tree{"f": File("F"), "d/x": File("X"), "l": Link("f")})
 			for _, name := range []string{"/f", "/d", "/l"} {
-				must(t, "Rename "+name+" onto itself", fsys.Rename(name, name))
+				Must(t, "Rename "+name+" onto itself", fsys.Rename(name, name))
 			}
-			wantText(t, fsys, "/f", "F")
-			wantText(t, fsys, "/d/x", "X")
+			WantText(t, fsys, "/f", "F")
+			WantText(t, fsys, "/d/x", "X")
 			wantTarget(t, fsys, "/l", "f")
 		}},
 		{name: "rename.type_mismatch_errs", why: "file over dir is EISDIR, dir over file is ENOTDIR", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
@@ -217,7 +217,7 @@ func renameChecks() []check {
 			wantLinkErr(t, "Rename file over dir", err, "/f", "/d", vfs.ErrIsDir)
 			err = fsys.Rename("/d", "/f")
 			wantLinkErr(t, "Rename dir over file", err, "/d", "/f", vfs.ErrNotDir)
-			wantText(t, fsys, "/f", "F")
+			WantText(t, fsys, "/f", "F")
 			wantType(t, fsys, "/d", fs.ModeDir)
 		}},
 	}
@@ -229,19 +229,19 @@ func createRemoveChecks() []check {
 			build(t, fsys, symBase())
 			err := fsys.Remove("/d")
 			wantPathErr(t, "Remove non-empty dir", err, vfs.ErrNotEmpty, "/d")
-			wantText(t, fsys, "/d/sub/inner.txt", "I")
-			must(t, "Remove empty dir", fsys.Remove("/e"))
-			must(t, "Remove file", fsys.Remove("/d/target.txt"))
+			WantText(t, fsys, "/d/sub/inner.txt", "I")
+			Must(t, "Remove empty dir", fsys.Remove("/e"))
+			Must(t, "Remove file", fsys.Remove("/d/target.txt"))
 			wantMissing(t, fsys, "/e")
 			wantMissing(t, fsys, "/d/target.txt")
 		}},
 		{name: "removeall", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "RemoveAll", fsys.RemoveAll("/d"))
+			Must(t, "RemoveAll", fsys.RemoveAll("/d"))
 			wantMissing(t, fsys, "/d")
 			wantMissing(t, fsys, "/d/sub/inner.txt")
-			must(t, "RemoveAll missing", fsys.RemoveAll("/nope/x"))
-			must(t, "RemoveAll file", fsys.RemoveAll("/e"))
+			Must(t, "RemoveAll missing", fsys.RemoveAll("/nope/x"))
+			Must(t, "RemoveAll file", fsys.RemoveAll("/e"))
 			list, err := fsys.ReadDir("/")
 			if err != nil || len(list) != 0 {
 				t.Errorf("ReadDir(/) = %v, %v; want empty", entryNames(list), err)
@@ -267,15 +267,15 @@ func createRemoveChecks() []check {
 			wantPathErr(t, "Mkdir under a file", err, vfs.ErrNotDir, "/f/x")
 			_, err = fsys.Stat("/f/x")
 			wantPathErr(t, "Stat under a file", err, vfs.ErrNotDir, "/f/x")
-			wantText(t, fsys, "/f", "F")
+			WantText(t, fsys, "/f", "F")
 		}},
 		{name: "mkdirall", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "MkdirAll", fsys.MkdirAll("/a/b/c", 0o755))
-			must(t, "MkdirAll again", fsys.MkdirAll("/a/b/c", 0o755))
+			Must(t, "MkdirAll", fsys.MkdirAll("/a/b/c", 0o755))
+			Must(t, "MkdirAll again", fsys.MkdirAll("/a/b/c", 0o755))
 			wantType(t, fsys, "/a/b/c", fs.ModeDir)
-			must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
-			must(t, "MkdirAll through a dir link", fsys.MkdirAll("/e/dl/new/x", 0o755))
+			Must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
+			Must(t, "MkdirAll through a dir link", fsys.MkdirAll("/e/dl/new/x", 0o755))
 			wantType(t, fsys, "/d/new/x", fs.ModeDir)
 		}},
 		{name: "mkdirall.over_file_errs", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
@@ -286,7 +286,7 @@ func createRemoveChecks() []check {
 			if !isAny(err, vfs.ErrNotDir) {
 				t.Errorf("MkdirAll below a file = %v, want ErrNotDir", err)
 			}
-			wantText(t, fsys, "/f", "F")
+			WantText(t, fsys, "/f", "F")
 		}},
 	}
 }

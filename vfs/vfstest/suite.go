@@ -81,16 +81,16 @@ func build(t *testing.T, fsys vfs.FS, tree Tree) {
 	Build(t, fsys, "/", tree)
 }
 
-// must stops the test if err is not nil.
-func must(t *testing.T, what string, err error) {
+// Must stops the test if err is not nil, naming what failed.
+func Must(t TB, what string, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
 }
 
-// wantText asserts that name reads as want.
-func wantText(t *testing.T, fsys vfs.FS, name, want string) {
+// WantText reports an error unless name reads as want.
+func WantText(t TB, fsys vfs.FS, name, want string) {
 	t.Helper()
 	got, err := vfs.ReadFile(fsys, name)
 	if err != nil {

@@ -15,22 +15,22 @@ func symlinkChecks() []check {
 	return []check{
 		{name: "sym.create", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
 			wantType(t, fsys, "/d/rel", fs.ModeSymlink)
 		}},
 		{name: "sym.readlink_literal", why: "targets are stored verbatim, never cleaned or resolved", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
 			for i, target := range []string{"target.txt", "./target.txt", "../d//target.txt", "/d/target.txt", "missing/x", "sub/"} {
 				name := fmt.Sprintf("/e/l%d", i)
-				must(t, "Symlink", fsys.Symlink(target, name))
+				Must(t, "Symlink", fsys.Symlink(target, name))
 				wantTarget(t, fsys, name, target)
 			}
 		}},
 		{name: "sym.lstat", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
 			fi, err := fsys.Lstat("/d/rel")
-			must(t, "Lstat", err)
+			Must(t, "Lstat", err)
 			if fi.Mode()&fs.ModeSymlink == 0 || fi.Name() != "rel" {
 				t.Errorf("Lstat = %s %v, want rel, a symlink", fi.Name(), fi.Mode())
 			}
@@ -40,19 +40,19 @@ func symlinkChecks() []check {
 		}},
 		{name: "sym.stat_follows", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
 			fi, err := fsys.Stat("/d/rel")
-			must(t, "Stat", err)
+			Must(t, "Stat", err)
 			if !fi.Mode().IsRegular() || fi.Size() != 1 || fi.Name() != "rel" {
 				t.Errorf("Stat = %s %v size %d, want rel, a regular file of size 1", fi.Name(), fi.Mode(), fi.Size())
 			}
 		}},
 		{name: "sym.open_relative", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
-			wantText(t, fsys, "/d/rel", "T")
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			WantText(t, fsys, "/d/rel", "T")
 			f, err := fsys.Open("/d/rel")
-			must(t, "Open", err)
+			Must(t, "Open", err)
 			defer f.Close()
 			b, err := io.ReadAll(f)
 			if err != nil || string(b) != "T" {
@@ -61,39 +61,39 @@ func symlinkChecks() []check {
 		}},
 		{name: "sym.open_absolute", why: "absolute targets resolve inside the file system's namespace", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("/d/target.txt", "/e/abs"))
-			wantText(t, fsys, "/e/abs", "T")
-			must(t, "Symlink", fsys.Symlink("/d", "/e/absdir"))
-			wantText(t, fsys, "/e/absdir/sub/inner.txt", "I")
+			Must(t, "Symlink", fsys.Symlink("/d/target.txt", "/e/abs"))
+			WantText(t, fsys, "/e/abs", "T")
+			Must(t, "Symlink", fsys.Symlink("/d", "/e/absdir"))
+			WantText(t, fsys, "/e/absdir/sub/inner.txt", "I")
 		}},
 		{name: "sym.chain", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
-			must(t, "Symlink", fsys.Symlink("c2", "/e/c1"))
-			must(t, "Symlink", fsys.Symlink("../d/rel", "/e/c2"))
-			wantText(t, fsys, "/e/c1", "T")
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "Symlink", fsys.Symlink("c2", "/e/c1"))
+			Must(t, "Symlink", fsys.Symlink("../d/rel", "/e/c2"))
+			WantText(t, fsys, "/e/c1", "T")
 			wantTarget(t, fsys, "/e/c1", "c2")
 		}},
 		{name: "sym.dir_in_path", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
-			wantText(t, fsys, "/e/dl/sub/inner.txt", "I")
-			must(t, "WriteFile through a dir link", fsys.WriteFile("/e/dl/new.txt", []byte("N"), 0o644))
-			wantText(t, fsys, "/d/new.txt", "N")
+			Must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
+			WantText(t, fsys, "/e/dl/sub/inner.txt", "I")
+			Must(t, "WriteFile through a dir link", fsys.WriteFile("/e/dl/new.txt", []byte("N"), 0o644))
+			WantText(t, fsys, "/d/new.txt", "N")
 			wantType(t, fsys, "/e/dl/sub", fs.ModeDir)
 			list, err := fsys.ReadDir("/e/dl")
-			must(t, "ReadDir through a dir link", err)
+			Must(t, "ReadDir through a dir link", err)
 			if got := entryNames(list); fmt.Sprint(got) != "[new.txt sub target.txt]" {
 				t.Errorf("ReadDir(/e/dl) = %v, want [new.txt sub target.txt]", got)
 			}
 		}},
 		{name: "sym.dotdot_target", why: "a .. after a link goes up from the link's target, not lexically", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("../target.txt", "/d/sub/up"))
-			wantText(t, fsys, "/d/sub/up", "T")
-			must(t, "Symlink", fsys.Symlink("../d/sub", "/e/sl"))
-			must(t, "Symlink", fsys.Symlink("sl/../target.txt", "/e/phys"))
-			wantText(t, fsys, "/e/phys", "T")
+			Must(t, "Symlink", fsys.Symlink("../target.txt", "/d/sub/up"))
+			WantText(t, fsys, "/d/sub/up", "T")
+			Must(t, "Symlink", fsys.Symlink("../d/sub", "/e/sl"))
+			Must(t, "Symlink", fsys.Symlink("sl/../target.txt", "/e/phys"))
+			WantText(t, fsys, "/e/phys", "T")
 		}},
 		{name: "sym.loop_stat", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, Tree{"d/a": Link("b"), "d/b": Link("a")})
@@ -124,14 +124,14 @@ func symlinkChecks() []check {
 				tree[fmt.Sprintf("d/l%d", i)] = Link(fmt.Sprintf("l%d", i-1))
 			}
 			build(t, fsys, tree)
-			wantText(t, fsys, fmt.Sprintf("/d/l%d", vfs.MaxSymlinkHops), "F")
+			WantText(t, fsys, fmt.Sprintf("/d/l%d", vfs.MaxSymlinkHops), "F")
 			last := fmt.Sprintf("/d/l%d", vfs.MaxSymlinkHops+1)
 			_, err := fsys.ReadFile(last)
 			wantPathErr(t, "ReadFile one hop over the limit", err, vfs.ErrLoop, last)
 		}},
 		{name: "sym.dangling", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink dangling", fsys.Symlink("nowhere", "/d/dang"))
+			Must(t, "Symlink dangling", fsys.Symlink("nowhere", "/d/dang"))
 			wantType(t, fsys, "/d/dang", fs.ModeSymlink)
 			wantTarget(t, fsys, "/d/dang", "nowhere")
 			_, err := fsys.Stat("/d/dang")
@@ -141,73 +141,73 @@ func symlinkChecks() []check {
 		}},
 		{name: "sym.write_through", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
-			must(t, "WriteFile through link", fsys.WriteFile("/d/rel", []byte("W"), 0o644))
-			wantText(t, fsys, "/d/target.txt", "W")
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "WriteFile through link", fsys.WriteFile("/d/rel", []byte("W"), 0o644))
+			WantText(t, fsys, "/d/target.txt", "W")
 			wantType(t, fsys, "/d/rel", fs.ModeSymlink)
 			f, err := fsys.OpenFile("/d/rel", os.O_WRONLY|os.O_APPEND, 0)
-			must(t, "OpenFile append through link", err)
+			Must(t, "OpenFile append through link", err)
 			_, err = f.Write([]byte("2"))
-			must(t, "Write", err)
-			must(t, "Close", f.Close())
-			wantText(t, fsys, "/d/target.txt", "W2")
+			Must(t, "Write", err)
+			Must(t, "Close", f.Close())
+			WantText(t, fsys, "/d/target.txt", "W2")
 		}},
 		{name: "sym.create_through_dangling", why: "writing to a dangling link creates its target", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("new.txt", "/d/dang"))
-			must(t, "WriteFile through dangling link", fsys.WriteFile("/d/dang", []byte("N"), 0o644))
-			wantText(t, fsys, "/d/new.txt", "N")
+			Must(t, "Symlink", fsys.Symlink("new.txt", "/d/dang"))
+			Must(t, "WriteFile through dangling link", fsys.WriteFile("/d/dang", []byte("N"), 0o644))
+			WantText(t, fsys, "/d/new.txt", "N")
 			wantType(t, fsys, "/d/dang", fs.ModeSymlink)
 		}},
 		{name: "sym.create_through_dangling_missing_parent_errs", why: "the target's parent is never synthesized", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("missing/new.txt", "/d/dang"))
+			Must(t, "Symlink", fsys.Symlink("missing/new.txt", "/d/dang"))
 			err := fsys.WriteFile("/d/dang", []byte("N"), 0o644)
 			wantPathErr(t, "WriteFile", err, fs.ErrNotExist, "/d/dang")
 			wantMissing(t, fsys, "/d/missing")
 		}},
 		{name: "sym.create_excl_on_dangling_errs", why: "O_CREATE|O_EXCL never follows a final link (EEXIST)", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("new.txt", "/d/dang"))
+			Must(t, "Symlink", fsys.Symlink("new.txt", "/d/dang"))
 			_, err := fsys.OpenFile("/d/dang", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 			wantPathErr(t, "OpenFile O_EXCL", err, fs.ErrExist, "/d/dang")
 			wantMissing(t, fsys, "/d/new.txt")
 		}},
 		{name: "sym.remove_link", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
-			must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
-			must(t, "Remove file link", fsys.Remove("/d/rel"))
-			must(t, "Remove dir link", fsys.Remove("/e/dl"))
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
+			Must(t, "Remove file link", fsys.Remove("/d/rel"))
+			Must(t, "Remove dir link", fsys.Remove("/e/dl"))
 			wantMissing(t, fsys, "/d/rel")
 			wantMissing(t, fsys, "/e/dl")
-			wantText(t, fsys, "/d/target.txt", "T")
-			wantText(t, fsys, "/d/sub/inner.txt", "I")
+			WantText(t, fsys, "/d/target.txt", "T")
+			WantText(t, fsys, "/d/sub/inner.txt", "I")
 		}},
 		{name: "sym.rename_link", why: "the moved link keeps its verbatim target, which now resolves from the new place", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
-			must(t, "Rename", fsys.Rename("/d/rel", "/e/moved"))
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "Rename", fsys.Rename("/d/rel", "/e/moved"))
 			wantTarget(t, fsys, "/e/moved", "target.txt")
 			_, err := fsys.Stat("/e/moved")
 			wantPathErr(t, "Stat moved link", err, fs.ErrNotExist, "/e/moved")
 			wantMissing(t, fsys, "/d/rel")
-			wantText(t, fsys, "/d/target.txt", "T")
+			WantText(t, fsys, "/d/target.txt", "T")
 		}},
 		{name: "sym.onto_existing_errs", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
 			for _, name := range []string{"/d/target.txt", "/e", "/d/rel"} {
 				err := fsys.Symlink("x", name)
 				wantLinkErr(t, "Symlink onto "+name, err, "x", name, fs.ErrExist)
 			}
-			wantText(t, fsys, "/d/target.txt", "T")
+			WantText(t, fsys, "/d/target.txt", "T")
 			wantTarget(t, fsys, "/d/rel", "target.txt")
 			wantType(t, fsys, "/e", fs.ModeDir)
 		}},
 		{name: "sym.walk_no_follow", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
+			Must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
 			var got []string
 			err := fs.WalkDir(vfs.Sub(fsys, "/"), "e", func(p string, d fs.DirEntry, err error) error {
 				if err != nil {
@@ -216,27 +216,27 @@ func symlinkChecks() []check {
 				got = append(got, p+":"+d.Type().String())
 				return nil
 			})
-			must(t, "WalkDir", err)
+			Must(t, "WalkDir", err)
 			if want := "[e:d--------- e/dl:L---------]"; fmt.Sprint(got) != want {
 				t.Errorf("WalkDir(e) = %v, want %s", got, want)
 			}
 		}},
 		{name: "sym.removeall_no_follow", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
-			must(t, "Symlink", fsys.Symlink("/d/sub", "/e/abs"))
-			must(t, "RemoveAll", fsys.RemoveAll("/e"))
+			Must(t, "Symlink", fsys.Symlink("../d", "/e/dl"))
+			Must(t, "Symlink", fsys.Symlink("/d/sub", "/e/abs"))
+			Must(t, "RemoveAll", fsys.RemoveAll("/e"))
 			wantMissing(t, fsys, "/e")
-			wantText(t, fsys, "/d/target.txt", "T")
-			wantText(t, fsys, "/d/sub/inner.txt", "I")
-			must(t, "Symlink", fsys.Symlink("d", "/dl"))
-			must(t, "RemoveAll of a link", fsys.RemoveAll("/dl"))
+			WantText(t, fsys, "/d/target.txt", "T")
+			WantText(t, fsys, "/d/sub/inner.txt", "I")
+			Must(t, "Symlink", fsys.Symlink("d", "/dl"))
+			Must(t, "RemoveAll of a link", fsys.RemoveAll("/dl"))
 			wantMissing(t, fsys, "/dl")
-			wantText(t, fsys, "/d/sub/inner.txt", "I")
+			WantText(t, fsys, "/d/sub/inner.txt", "I")
 		}},
 		{name: "sym.escape_root", why: "nothing resolves above /: either clamped at / (like Linux at its root) or refused", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, Tree{"x": File("inside"), "d/e/f": Dir()})
-			must(t, "Symlink", fsys.Symlink("../../../../../../../../x", "/d/e/f/esc"))
+			Must(t, "Symlink", fsys.Symlink("../../../../../../../../x", "/d/e/f/esc"))
 			wantTarget(t, fsys, "/d/e/f/esc", "../../../../../../../../x")
 			for _, name := range []string{"/d/e/f/esc", "/../../x"} {
 				got, err := fsys.ReadFile(name)
@@ -247,7 +247,7 @@ func symlinkChecks() []check {
 		}},
 		{name: "sym.iofs_readlinkfs", why: "vfs.Sub views are fs.ReadLinkFS", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
-			must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
+			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
 			sub := vfs.Sub(fsys, "/d")
 			rl, ok := sub.(fs.ReadLinkFS)
 			if !ok {
