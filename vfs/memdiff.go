@@ -138,7 +138,7 @@ func (m *MemFS) entryOfNode(n *node, abs string) Entry {
 	case n.isDir():
 		return Entry{Type: TypeDir, Mode: n.mode.Perm()}
 	}
-	return Entry{Type: TypeFile, Mode: n.mode.Perm(), Data: slices.Clone(n.data)}
+	return Entry{Type: TypeFile, Mode: n.mode.Perm(), Data: n.shareData()}
 }
 
 func addSubtree(m *MemFS, n *node, abs, rel string, opts SnapshotOptions, d *Delta) {

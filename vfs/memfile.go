@@ -106,10 +106,7 @@ func (f *memFile) current(mutable bool) *node {
 		}
 		// The entry is gone: the handle keeps a private copy.
 		f.path = ""
-		c := *f.last
-		c.own = nil
-		c.ownData = false
-		f.last = &c
+		f.last = &node{ino: f.last.ino, mode: f.last.mode, mtime: f.last.mtime, data: f.last.data, target: f.last.target, children: f.last.children}
 	}
 	// Read-only handles from Open, and detached handles, use the entry
 	// they hold.
@@ -212,11 +209,11 @@ func (f *memFile) writeAt(p []byte, off int64, op string) (int, error) {
 	defer f.m.mu.Unlock()
 	n := f.current(true)
 	end := off + int64(len(p))
-	if !n.ownData {
+	if !n.ownData.Load() {
 		grown := make([]byte, max(int64(len(n.data)), end))
 		copy(grown, n.data)
 		n.data = grown
-		n.ownData = true
+		n.ownData.Store(true)
 	} else if end > int64(len(n.data)) {
 		if end <= int64(cap(n.data)) {
 			n.data = n.data[:end]
@@ -243,7 +240,7 @@ func (f *memFile) Truncate(size int64) error {
 	data := make([]byte, size)
 	copy(data, n.data)
 	n.data = data
-	n.ownData = true
+	n.ownData.Store(true)
 	n.mtime = f.m.clock()
 	return nil
 }

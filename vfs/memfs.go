@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -56,9 +57,9 @@ type node struct {
 	ino      uint64
 	mode     fs.FileMode // type bits and permissions
 	mtime    time.Time
-	data     []byte // regular file content
-	ownData  bool   // data's backing array belongs to this node alone
-	target   string // symbolic link target, verbatim
+	data     []byte      // regular file content
+	ownData  atomic.Bool // data's backing array belongs to this node alone and may change in place
+	target   string      // symbolic link target, verbatim
 	children map[string]*node
 }
 
@@ -243,9 +244,7 @@ func (m *MemFS) mutableChild(parent *node, name string) *node {
 }
 
 func (m *MemFS) copyNode(n *node) *node {
-	c := *n
-	c.own = m.own
-	c.ownData = false
+	c := node{own: m.own, ino: n.ino, mode: n.mode, mtime: n.mtime, data: n.data, target: n.target}
 	if n.children != nil {
 		c.children = make(map[string]*node, len(n.children))
 		for k, v := range n.children {
@@ -413,7 +412,7 @@ func (m *MemFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 		return err
 	}
 	n.data = slices.Clone(data)
-	n.ownData = true
+	n.ownData.Store(true)
 	return nil
 }
 
@@ -453,7 +452,7 @@ func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, 
 		n = m.mutableChild(m.mutableDir(res.chain), res.base)
 		if flag&os.O_TRUNC != 0 {
 			n.data = nil
-			n.ownData = true
+			n.ownData.Store(true)
 			n.mtime = m.clock()
 		}
 		return n, canonical(res), nil
@@ -466,7 +465,7 @@ func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, 
 	}
 	parent := m.mutableDir(res.chain)
 	n := m.newNode(perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
-	n.ownData = true
+	n.ownData.Store(true)
 	parent.children[res.base] = n
 	parent.mtime = n.mtime
 	return n, canonical(res), nil

@@ -44,7 +44,17 @@ func (m *MemFS) snapshotNode(dir *node, abs, rel string, t Tree, opts SnapshotOp
 			t[r] = Entry{Type: TypeDir, Mode: n.mode.Perm()}
 			m.snapshotNode(n, childAbs, r, t, opts)
 		default:
-			t[r] = Entry{Type: TypeFile, Mode: n.mode.Perm(), Data: slices.Clone(n.data)}
+			t[r] = Entry{Type: TypeFile, Mode: n.mode.Perm(), Data: n.shareData()}
 		}
 	}
+}
+
+// shareData returns the node's content for a snapshot without copying it:
+// the node gives up changing that array in place (a later write through an
+// open file copies it first), so the snapshot's Data stays as it was.
+func (n *node) shareData() []byte {
+	if n.ownData.Load() {
+		n.ownData.Store(false)
+	}
+	return n.data[:len(n.data):len(n.data)]
 }

@@ -1,7 +1,9 @@
 package vfs_test
 
 import (
+	"io"
 	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
@@ -60,5 +62,42 @@ func TestMemSnapshotMatchesGeneric(t *testing.T) {
 	}
 	if _, err := vfs.Snapshot(m, "/missing"); err == nil {
 		t.Error("snapshot of a missing root succeeded")
+	}
+}
+
+// TestSnapshotDataStaysAsTaken checks that a snapshot, which shares file
+// contents with the MemFS, never sees later writes, in place or not.
+func TestSnapshotDataStaysAsTaken(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	f, err := m.OpenFile("/f", os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write([]byte("abcdef")); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := vfs.Snapshot(m, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Overwrite in place through the open handle, then append.
+	if _, err := f.(io.WriterAt).WriteAt([]byte("XY"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("gh")); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(snap["f"].Data); got != "abcdef" {
+		t.Fatalf("snapshot data changed to %q after writes, want %q", got, "abcdef")
+	}
+	if got, _ := m.ReadFile("/f"); string(got) != "XYcdefgh" {
+		t.Fatalf("file = %q, want %q", got, "XYcdefgh")
+	}
+	// Appending to the snapshot's slice must not reach the file either.
+	_ = append(snap["f"].Data, '!')
+	if got, _ := m.ReadFile("/f"); string(got) != "XYcdefgh" {
+		t.Fatalf("file = %q after appending to a snapshot slice", got)
 	}
 }

@@ -27,7 +27,9 @@ type Entry struct {
 	// Mode holds the permission bits (fs.ModePerm) of files and directories;
 	// it is zero for symbolic links.
 	Mode fs.FileMode
-	// Data is the content of a file.
+	// Data is the content of a file. It may share memory with the file
+	// system it was read from (a MemFS snapshot does not copy contents):
+	// treat it as read-only.
 	Data []byte
 	// Target is the verbatim target of a symbolic link.
 	Target string
