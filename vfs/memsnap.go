@@ -12,9 +12,20 @@ func (m *MemFS) snapshot(root string, opts SnapshotOptions) (Tree, error) {
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	t := Tree{}
+	t := make(Tree, countNodes(dir))
 	m.snapshotNode(dir, root, "", t, opts)
 	return t, nil
+}
+
+// countNodes counts the entries below dir, to size a snapshot's map once.
+func countNodes(dir *node) int {
+	n := len(dir.children)
+	for _, c := range dir.children {
+		if c.isDir() {
+			n += countNodes(c)
+		}
+	}
+	return n
 }
 
 func (m *MemFS) snapshotNode(dir *node, abs, rel string, t Tree, opts SnapshotOptions) {
