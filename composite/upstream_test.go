@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"github.com/outfitter-go/vfsim/fixtures/golden"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -108,20 +106,12 @@ func must(t testing.TB, err error) {
 func TestUpstreamCaptures(t *testing.T) {
 	t.Parallel()
 	golden.UpstreamOrSkip(t, golden.UpstreamFixtures)
-	capDir := golden.UpstreamOrSkip(t, golden.UpstreamCaptures)
-	files, err := filepath.Glob(filepath.Join(capDir, "*.json"))
-	must(t, err)
-	if len(files) == 0 {
-		t.Fatalf("no captures in %s", capDir)
-	}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".json")
+	for _, file := range golden.Captures(t) {
+		name := file.Name
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			data, err := os.ReadFile(file)
-			must(t, err)
 			var c capture
-			must(t, json.Unmarshal(data, &c))
+			must(t, json.Unmarshal(file.Data, &c))
 			fsys := golden.UpstreamMachine(t, name)
 			must(t, fsys.MkdirAll("/tmp", 0o1777))
 			rng := rand.NewChaCha8([32]byte{1})

@@ -3,10 +3,7 @@ package resolve_test
 import (
 	"encoding/json"
 	"github.com/outfitter-go/vfsim/fixtures/golden"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,27 +26,18 @@ type capture struct {
 func TestUpstreamGeneratedProfiles(t *testing.T) {
 	t.Parallel()
 	golden.UpstreamOrSkip(t, golden.UpstreamFixtures)
-	captures := golden.UpstreamOrSkip(t, golden.UpstreamCaptures)
-	files, err := filepath.Glob(filepath.Join(captures, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no captures in %s (err %v)", captures, err)
-	}
 	compared := 0
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, file := range golden.Captures(t) {
 		var c capture
-		if err := json.Unmarshal(data, &c); err != nil {
-			t.Fatalf("%s: %v", file, err)
+		if err := json.Unmarshal(file.Data, &c); err != nil {
+			t.Fatalf("%s: %v", file.Name, err)
 		}
 		for i, run := range c.Runs {
 			want, ok := run.CompositeAtLaunch["outfitter/profile.json"]
 			if !ok || want.Text == nil {
 				continue
 			}
-			test := strings.TrimSuffix(filepath.Base(file), ".json")
+			test := file.Name
 			t.Run(test+"/"+strconv.Itoa(i), func(t *testing.T) {
 				fsys := golden.UpstreamMachine(t, test)
 				res, err := resolve.Load(fsys, resolve.Options{

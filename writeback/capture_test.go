@@ -2,8 +2,7 @@ package writeback_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"github.com/outfitter-go/vfsim/fixtures/golden"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,9 +14,6 @@ import (
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/writeback"
 )
-
-// capturesDir holds what upstream did for each reference run.
-const capturesDir = "../../shared/upstream-captures"
 
 // captureEntry is one entry of a captured composite.
 type captureEntry struct {
@@ -67,18 +63,12 @@ var stateMessage = regexp.MustCompile(`^\S+ (wrote|replaced symlinked state path
 // is compared by the sim package.
 func TestCaptures(t *testing.T) {
 	t.Parallel()
-	names, err := filepath.Glob(filepath.Join(capturesDir, "*.json"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("precondition: no captures in %s (%v)", capturesDir, err)
-	}
-	for _, name := range names {
-		fixture, _, _ := strings.Cut(filepath.Base(name), ".")
-		t.Run(filepath.Base(name), func(t *testing.T) {
+	for _, file := range golden.Captures(t) {
+		fixture, _, _ := strings.Cut(file.Name, ".")
+		t.Run(file.Name, func(t *testing.T) {
 			t.Parallel()
-			data, err := os.ReadFile(name)
-			must(t, err)
 			var c capture
-			must(t, json.Unmarshal(data, &c))
+			must(t, json.Unmarshal(file.Data, &c))
 			for _, run := range c.Runs {
 				paths := capturePaths(run.Options.AgentID, captureOverrides[fixture], run.CompositeAtLaunch)
 				baseline, current := vfs.Tree{}, vfs.Tree{}
