@@ -125,7 +125,13 @@ func TestPropMutants(t *testing.T) {
 			}
 			files := last.FixtureFiles()
 			t.Logf("shrunk counterexample (%d files):\n%s\n%s", len(files), last.Txtar(), last.ScenarioJSON())
-			if len(files) > 8 {
+			switch {
+			case len(files) <= 8:
+			case raceEnabled:
+				// Shrinking is bounded by time and the race detector
+				// slows it tenfold; .ci/run checks the size without it.
+				t.Logf("the counterexample has %d files; under -race shrinking stopped early", len(files))
+			default:
 				t.Errorf("the counterexample has %d files, want a few (at most 8)", len(files))
 			}
 		})
