@@ -143,8 +143,14 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 		return err
 	}
 	paths := run.Composite.StatePaths
-	baseline, err := writeback.Snapshot(fsys, r.Root, paths)
-	if err != nil {
+	// The baseline: on a memory FS a constant-time clone, compared with the
+	// machine after the run (only what changed is visited); a tree
+	// snapshot elsewhere, or once a refresh has to edit the baseline.
+	var baseline vfs.Tree
+	var atBaseline vfs.FS
+	if m, ok := fsys.(*vfs.MemFS); ok {
+		atBaseline = m.Clone()
+	} else if baseline, err = writeback.Snapshot(fsys, r.Root, paths); err != nil {
 		return fmt.Errorf("baseline snapshot: %w", err)
 	}
 	plan, err := run.Launch()
@@ -164,6 +170,13 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 
 	sess := &Session{AgentID: r.AgentID, Plan: plan, Root: r.Root, FS: fsys, Interactive: spec.Interactive}
 	sess.refresh = func() error {
+		if baseline == nil {
+			var err error
+			if baseline, err = writeback.Snapshot(atBaseline, r.Root, paths); err != nil {
+				return fmt.Errorf("baseline snapshot: %w", err)
+			}
+			atBaseline = nil
+		}
 		return refresh(fsys, spec, opts, run, &baseline, &paths, r)
 	}
 	r.Launched = true
@@ -175,7 +188,12 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 		return err
 	}
 
-	issues, err := writeback.Detect(fsys, r.Root, paths, baseline)
+	var issues []writeback.Issue
+	if atBaseline != nil {
+		issues, err = writeback.DetectSince(atBaseline, fsys, r.Root, paths)
+	} else {
+		issues, err = writeback.Detect(fsys, r.Root, paths, baseline)
+	}
 	if err != nil {
 		return fmt.Errorf("detect state writes: %w", err)
 	}

@@ -1,6 +1,7 @@
 package writeback
 
 import (
+	"io/fs"
 	"slices"
 
 	"github.com/outfitter-go/vfsim/composite"
@@ -98,4 +99,38 @@ func Detect(fsys vfs.FS, root string, paths []composite.StatePath, baseline vfs.
 		return nil, err
 	}
 	return Classify(Changes(baseline, current), paths), nil
+}
+
+// DetectSince classifies what changed below root between before, a copy of
+// the machine taken when the baseline would be (a [vfs.MemFS.Clone], say),
+// and after, the machine once the agent exited. It gives the issues
+// [Detect] gives for a baseline snapshot of before, but compares the two
+// file systems directly ([vfs.DiffFS]), which skips every subtree two
+// memory clones still share.
+func DetectSince(before, after vfs.FS, root string, paths []composite.StatePath) ([]Issue, error) {
+	skip := discarded(paths)
+	d, err := vfs.DiffFS(before, after, root, vfs.SnapshotOptions{
+		Skip: func(rel string, _ fs.FileInfo) bool { return within(rel, skip) },
+	})
+	if err != nil {
+		// A root that is missing, a file or a link: the snapshots handle
+		// those shapes.
+		b, err := Snapshot(before, root, paths)
+		if err != nil {
+			return nil, err
+		}
+		return Detect(after, root, paths, b)
+	}
+	changed := make([]string, 0, len(d.Added)+len(d.Changed)+len(d.Removed))
+	for p := range d.Added {
+		changed = append(changed, p)
+	}
+	for p, c := range d.Changed {
+		if !sameFingerprint(c.Before, c.After) {
+			changed = append(changed, p)
+		}
+	}
+	changed = append(changed, d.Removed...)
+	slices.Sort(changed)
+	return Classify(changed, paths), nil
 }

@@ -196,9 +196,15 @@ func TestSituations(t *testing.T) {
 			before := snapshot(t, fsys, home)
 			baseline, err := writeback.Snapshot(fsys, root, paths)
 			must(t, err)
+			atBaseline := fsys.Clone()
 			tt.agent(t, fsys)
 			issues, err := writeback.Detect(fsys, root, paths, baseline)
 			must(t, err)
+			since, err := writeback.DetectSince(atBaseline, fsys, root, paths)
+			must(t, err)
+			if diff := cmp.Diff(issues, since); diff != "" {
+				t.Errorf("DetectSince differs from Detect (-Detect +DetectSince):\n%s", diff)
+			}
 			r, err := writeback.Handle(fsys, root, paths, issues, writeback.Options{Agent: "pi"})
 			if got := errString(err); got != tt.wantErr {
 				t.Fatalf("Handle error = %q, want %q", got, tt.wantErr)
