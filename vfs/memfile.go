@@ -58,11 +58,11 @@ func (m *MemFS) Open(name string) (fs.File, error) {
 func (m *MemFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	n, p, err := m.openLocked("open", name, flag, perm)
+	n, res, err := m.openLocked("open", name, flag, perm)
 	if err != nil {
 		return nil, err
 	}
-	f := &memFile{m: m, name: name, path: p, ino: n.ino, last: n, flag: flag}
+	f := &memFile{m: m, name: name, path: canonical(res), ino: n.ino, last: n, flag: flag}
 	if flag&(os.O_WRONLY|os.O_RDWR) != 0 {
 		if m.handles == nil {
 			m.handles = map[*memFile]struct{}{}

@@ -417,11 +417,11 @@ func (m *MemFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 }
 
 // openLocked resolves (and creates or truncates) a file for OpenFile and
-// WriteFile. It returns this file system's own copy of the node and its
-// canonical path.
-func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, string, error) {
+// WriteFile. It returns this file system's own copy of the node and the
+// resolution, from which [canonical] gives its path.
+func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, walkResult, error) {
 	if err := validName(op, name); err != nil {
-		return nil, "", err
+		return nil, walkResult{}, err
 	}
 	flags := walkFollow | walkChain
 	if flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0 {
@@ -429,25 +429,25 @@ func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, 
 	}
 	res, err := m.walk(name, flags)
 	if err != nil {
-		return nil, "", &fs.PathError{Op: op, Path: name, Err: err}
+		return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: err}
 	}
 	writable := flag&(os.O_WRONLY|os.O_RDWR) != 0
 	if res.n != nil {
 		if flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0 {
-			return nil, "", &fs.PathError{Op: op, Path: name, Err: syscall.EEXIST}
+			return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: syscall.EEXIST}
 		}
 		if res.n.isDir() {
 			if writable || flag&os.O_TRUNC != 0 {
-				return nil, "", &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
+				return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
 			}
-			return res.n, canonical(res), nil
+			return res.n, res, nil
 		}
 		if !writable && flag&os.O_TRUNC == 0 {
-			return res.n, canonical(res), nil
+			return res.n, res, nil
 		}
 		var n *node
 		if res.parent == nil {
-			return nil, "", &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
+			return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
 		}
 		n = m.mutableChild(m.mutableDir(res.chain), res.base)
 		if flag&os.O_TRUNC != 0 {
@@ -455,20 +455,20 @@ func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, 
 			n.ownData.Store(true)
 			n.mtime = m.clock()
 		}
-		return n, canonical(res), nil
+		return n, res, nil
 	}
 	if flag&os.O_CREATE == 0 {
-		return nil, "", &fs.PathError{Op: op, Path: name, Err: syscall.ENOENT}
+		return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: syscall.ENOENT}
 	}
 	if strings.HasSuffix(name, "/") {
-		return nil, "", &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
+		return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
 	}
 	parent := m.mutableDir(res.chain)
 	n := m.newNode(perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
 	n.ownData.Store(true)
 	parent.children[res.base] = n
 	parent.mtime = n.mtime
-	return n, canonical(res), nil
+	return n, res, nil
 }
 
 func canonical(res walkResult) string {
