@@ -1,0 +1,140 @@
+package composite_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/osfs"
+)
+
+// reviewFS is the file system the cleanup review tests run on.
+type reviewFS interface {
+	vfs.ReadWriteFS
+}
+
+func reviewBackends(t *testing.T) map[string]func(t *testing.T) (reviewFS, string) {
+	t.Helper()
+	return map[string]func(t *testing.T) (reviewFS, string){
+		"mem": func(t *testing.T) (reviewFS, string) {
+			t.Helper()
+			return vfs.NewMemFS(vfs.MemOptions{}), "/"
+		},
+		"host": func(t *testing.T) (reviewFS, string) {
+			t.Helper()
+			return osfs.New(), t.TempDir() + "/"
+		},
+		"rooted": func(t *testing.T) (reviewFS, string) {
+			t.Helper()
+			return osfs.NewRooted(t.TempDir()), "/"
+		},
+	}
+}
+
+// TestReviewCleanupRootReplacedByLink: an agent that replaced its root by
+// a link to durable data loses nothing at cleanup.
+func TestReviewCleanupRootReplacedByLink(t *testing.T) {
+	for name, mk := range reviewBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			fsys, base := mk(t)
+			tmp, durable := base+"tmp", base+"home/.pi/agent"
+			must(t, fsys.MkdirAll(tmp, 0o755))
+			must(t, fsys.MkdirAll(durable, 0o755))
+			must(t, fsys.WriteFile(durable+"/auth.json", []byte("SECRET"), 0o600))
+			root, err := composite.CreateRoot(fsys, tmp, "eng", "pi", nil)
+			must(t, err)
+			must(t, fsys.RemoveAll(root))
+			must(t, fsys.Symlink(durable, root))
+			must(t, composite.Cleanup(fsys, root))
+			if _, err := fsys.Lstat(root); err == nil {
+				t.Errorf("root link %s survived", root)
+			}
+			if data, err := fsys.ReadFile(durable + "/auth.json"); err != nil || string(data) != "SECRET" {
+				t.Errorf("durable auth.json = %q, %v", data, err)
+			}
+		})
+	}
+}
+
+// TestReviewCleanupLinksInsideRoot: links planted in the root (to a file,
+// a directory, a parent of the root) are unlinked, never followed.
+func TestReviewCleanupLinksInsideRoot(t *testing.T) {
+	for name, mk := range reviewBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			fsys, base := mk(t)
+			tmp, durable := base+"tmp", base+"home/.pi/agent"
+			must(t, fsys.MkdirAll(tmp, 0o755))
+			must(t, fsys.MkdirAll(durable+"/plugins", 0o755))
+			must(t, fsys.WriteFile(durable+"/plugins/p.json", []byte("p"), 0o644))
+			root, err := composite.CreateRoot(fsys, tmp, "eng", "pi", nil)
+			must(t, err)
+			must(t, fsys.MkdirAll(root+"/deep/er", 0o755))
+			must(t, fsys.Symlink(durable+"/plugins", root+"/plugins"))
+			must(t, fsys.Symlink(durable+"/plugins/p.json", root+"/deep/p.json"))
+			must(t, fsys.Symlink(base+"home", root+"/deep/er/home"))
+			must(t, fsys.Symlink("../..", root+"/deep/er/up"))
+			must(t, composite.Cleanup(fsys, root))
+			if data, err := fsys.ReadFile(durable + "/plugins/p.json"); err != nil || string(data) != "p" {
+				t.Errorf("durable p.json = %q, %v", data, err)
+			}
+			if _, err := fsys.Lstat(root); err == nil {
+				t.Errorf("root %s survived", root)
+			}
+		})
+	}
+}
+
+// TestReviewSweepSkipsLinksAndFresh: a link named like a stale root (to a
+// directory with an old mtime) and a fresh root survive the sweep.
+func TestReviewSweepSkipsLinksAndFresh(t *testing.T) {
+	for name, mk := range reviewBackends(t) {
+		t.Run(name, func(t *testing.T) {
+			fsys, base := mk(t)
+			tmp, durable := base+"tmp", base+"home/.pi/agent"
+			must(t, fsys.MkdirAll(tmp, 0o755))
+			must(t, fsys.MkdirAll(durable, 0o755))
+			must(t, fsys.WriteFile(durable+"/auth.json", []byte("SECRET"), 0o600))
+			old := time.Now().Add(-30 * 24 * time.Hour)
+			must(t, fsys.Chtimes(durable, old, old))
+			link := tmp + "/outfitter-eng-pi-AAAAAA"
+			must(t, fsys.Symlink(durable, link))
+			fresh, err := composite.CreateRoot(fsys, tmp, "eng", "pi", nil)
+			must(t, err)
+			got := composite.Sweep(fsys, tmp, time.Now(), 0)
+			if len(got) != 0 {
+				t.Errorf("Sweep removed %q; want nothing", got)
+			}
+			for _, p := range []string{link, fresh, durable + "/auth.json"} {
+				if _, err := fsys.Lstat(p); err != nil {
+					t.Errorf("%s: %v", p, err)
+				}
+			}
+		})
+	}
+}
+
+// TestReviewSweepAnyOutfitterPrefix records that the sweep removes any
+// stale real directory whose name starts with "outfitter-", as upstream's
+// does, not only names of the root pattern.
+func TestReviewSweepAnyOutfitterPrefix(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "outfitter-notes")
+	if err := os.MkdirAll(keep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(keep, "todo.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-30 * 24 * time.Hour)
+	if err := os.Chtimes(keep, old, old); err != nil {
+		t.Fatal(err)
+	}
+	got := composite.Sweep(osfs.New(), dir, time.Now(), 0)
+	if !slices.Equal(got, []string{keep}) {
+		t.Errorf("Sweep = %q; want %q (upstream removes every stale outfitter-* directory)", got, keep)
+	}
+}

@@ -1,0 +1,61 @@
+package sim_test
+
+import (
+	"context"
+	"path"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/writeback"
+)
+
+type persistAll struct{ asked []string }
+
+func (p *persistAll) Prompt(req writeback.PromptRequest) (writeback.Choice, error) {
+	p.asked = append(p.asked, req.Path)
+	return writeback.ChoicePersist, nil
+}
+
+func reviewMachine(t *testing.T) *vfs.MemFS {
+	t.Helper()
+	fsys := vfs.NewMemFS(vfs.MemOptions{})
+	for name, data := range map[string]string{
+		"/h/.outfitter/settings.yml":             "default_profile: eng\nprofile_sources:\n  - path: ./profiles\n",
+		"/h/.outfitter/profiles/eng/profile.yml": "id: eng\nstate_persistence:\n  auth.json: prompt\n",
+		"/h/.pi/agent/auth.json":                 "SECRET",
+		"/h/.pi/agent/settings.json":             "{\"theme\":\"dark\"}\n",
+	} {
+		if err := fsys.MkdirAll(path.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := fsys.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fsys.MkdirAll("/tmp", 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	if err := fsys.MkdirAll("/p", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return fsys
+}
+
+// TestReviewRootReplacedByLinkThenPersist: the agent replaces its config
+// directory by a link to ~/.pi/agent; the user answers "persist".
+func TestReviewRootReplacedByLinkThenPersist(t *testing.T) {
+	fsys := reviewMachine(t)
+	p := &persistAll{}
+	agent := sim.AgentFunc(func(ctx context.Context, s *sim.Session) (writeback.Exit, error) {
+		if err := s.FS.RemoveAll(s.Root); err != nil {
+			return writeback.Exit{}, err
+		}
+		return writeback.Exit{Exited: true}, s.FS.Symlink("/h/.pi/agent", s.Root)
+	})
+	r := sim.Execute(context.Background(), fsys, sim.Spec{Home: "/h", Project: "/p", Interactive: true}, agent, sim.Options{Prompter: p})
+	t.Logf("err=%v asked=%v warnings=%q", r.Err, p.asked, r.Warnings)
+	if data, err := fsys.ReadFile("/h/.pi/agent/auth.json"); err != nil || string(data) != "SECRET" {
+		t.Errorf("~/.pi/agent/auth.json = %q, %v; want %q", data, err, "SECRET")
+	}
+}
