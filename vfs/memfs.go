@@ -584,6 +584,11 @@ func (m *MemFS) RemoveAll(name string) error {
 	if err := validName("unlinkat", name); err != nil {
 		return err
 	}
+	// Like os.RemoveAll, which removes the base name from its parent: a
+	// trailing slash never makes it follow a final link.
+	if t := strings.TrimRight(name, "/"); t != "" {
+		name = t
+	}
 	res, err := m.walk(name, walkChain)
 	if err != nil {
 		if err == syscall.ENOENT {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -251,7 +252,9 @@ func (f *FS) Remove(name string) error {
 // os.RemoveAll, and returns nil if name does not exist. On a rooted FS,
 // RemoveAll("/") empties the root and then fails with EBUSY.
 func (f *FS) RemoveAll(name string) error {
-	host, err := f.hostPath(name, noFollowFinal)
+	// Like os.RemoveAll, which removes the base name from its parent: a
+	// trailing slash never makes it follow a final link.
+	host, err := f.hostPath(trimSlashes(name), noFollowFinal)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -333,4 +336,13 @@ func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 		return pathErr("chtimes", name, err)
 	}
 	return nil
+}
+
+// trimSlashes drops trailing slashes, keeping "/" itself.
+func trimSlashes(name string) string {
+	t := strings.TrimRight(name, "/")
+	if t == "" && strings.HasPrefix(name, "/") {
+		return "/"
+	}
+	return t
 }

@@ -233,6 +233,12 @@ func symlinkChecks() []check {
 			Must(t, "RemoveAll of a link", fsys.RemoveAll("/dl"))
 			wantMissing(t, fsys, "/dl")
 			WantText(t, fsys, "/d/sub/inner.txt", "I")
+			// os.RemoveAll removes the base name from its parent: a trailing
+			// slash does not make it follow the link either.
+			Must(t, "Symlink", fsys.Symlink("d", "/dl"))
+			Must(t, "RemoveAll of a link with a trailing slash", fsys.RemoveAll("/dl/"))
+			wantMissing(t, fsys, "/dl")
+			WantText(t, fsys, "/d/sub/inner.txt", "I")
 		}},
 		{name: "sym.escape_root", why: "nothing resolves above /: either clamped at / (like Linux at its root) or refused", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, Tree{"x": File("inside"), "d/e/f": Dir()})
