@@ -53,7 +53,9 @@ func CreateRoot(fsys vfs.FS, tempDir, profile, agent string, random io.Reader) (
 // links, so durable sources are never touched. A missing root is not an
 // error.
 func Cleanup(fsys vfs.FS, root string) error {
-	return vfs.RemoveAll(fsys, root)
+	// Clean first: a trailing slash must never turn a root the agent
+	// replaced by a link into the link's target.
+	return vfs.RemoveAll(fsys, path.Clean(root))
 }
 
 // Sweep removes stale composite roots: real directories in dir whose name
