@@ -72,6 +72,15 @@ func Refresh(fsys PersistFS, root string, baseline vfs.Tree, paths []composite.S
 	fail := func(err error) (Refreshed, error) {
 		return Refreshed{}, &RefreshError{WatchPath: watchPath, Err: err}
 	}
+	// The root itself must still be a real directory: an agent that
+	// replaced it by a link would otherwise have the refresh write into
+	// whatever the link points at. A root the agent removed is created
+	// again, as upstream does.
+	if fi, err := vfs.Lstat(fsys, root); err == nil && !fi.IsDir() {
+		return fail(&fs.PathError{Op: "refresh", Path: root, Err: errors.New("composite root is no longer a directory (replaced by a link or a file); nothing was written")})
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fail(err)
+	}
 	files, err := generate()
 	if err != nil {
 		return fail(err)
