@@ -32,6 +32,13 @@ func Persist(fsys PersistFS, root string, sp composite.StatePath) error {
 	if err != nil {
 		return err
 	}
+	// A root the agent replaced by a link could make the composite path
+	// and the source one and the same file; never copy from there.
+	if fi, err := vfs.Lstat(fsys, root); err != nil {
+		return err
+	} else if !fi.IsDir() {
+		return fmt.Errorf("State path '%s' cannot be persisted: the composite profile root '%s' is no longer a directory.", sp.RelativePath, root)
+	}
 	if _, err := vfs.Lstat(fsys, out); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("State path '%s' no longer exists in the composite profile, so it cannot be persisted.", sp.RelativePath)
@@ -101,19 +108,41 @@ func copyTree(fsys PersistFS, src, dst string) error {
 		}
 		return nil
 	case si.Mode().IsRegular():
-		if exists {
-			if di.IsDir() {
-				return &fs.PathError{Op: "cp", Path: dst, Err: vfs.ErrIsDir}
-			}
-			if err := vfs.Remove(fsys, dst); err != nil {
-				return err
-			}
+		if exists && di.IsDir() {
+			return &fs.PathError{Op: "cp", Path: dst, Err: vfs.ErrIsDir}
 		}
+		// Read first: a failed read must not cost the durable file.
 		data, err := vfs.ReadFile(fsys, src)
 		if err != nil {
 			return err
 		}
-		return vfs.WriteFile(fsys, dst, data, si.Mode().Perm())
+		return replaceFile(fsys, dst, data, si.Mode().Perm(), exists && di.Mode()&fs.ModeSymlink != 0)
 	}
 	return &fs.PathError{Op: "cp", Path: src, Err: fs.ErrInvalid}
+}
+
+// replaceFile puts data at dst: written to a temporary file beside it and
+// renamed over it, so that a failed write (ENOSPC, EIO) leaves the old
+// durable file whole. A link at dst is replaced, not written through, as
+// Node's fs.cp does. Without rename support the file is written in place.
+func replaceFile(fsys PersistFS, dst string, data []byte, perm fs.FileMode, dstIsLink bool) error {
+	tmp := path.Join(path.Dir(dst), "."+path.Base(dst)+".outfitter-persist")
+	if err := vfs.WriteFile(fsys, tmp, data, perm); err != nil {
+		_ = vfs.Remove(fsys, tmp)
+		return err
+	}
+	err := vfs.Rename(fsys, tmp, dst)
+	if err == nil {
+		return nil
+	}
+	_ = vfs.Remove(fsys, tmp)
+	if !errors.Is(err, errors.ErrUnsupported) {
+		return err
+	}
+	if dstIsLink {
+		if err := vfs.Remove(fsys, dst); err != nil {
+			return err
+		}
+	}
+	return vfs.WriteFile(fsys, dst, data, perm)
 }

@@ -1,11 +1,14 @@
 package writeback_test
 
 import (
+	"errors"
+	"path"
 	"strings"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
@@ -53,5 +56,58 @@ func TestReviewPersistRefusesEscapingKeys(t *testing.T) {
 		if _, err := mem.Lstat("/durable"); err == nil {
 			t.Errorf("Persist(%q) created the source", key)
 		}
+	}
+}
+
+// TestPersistKeepsTheDurableFileWhenTheReadFails: the composite file is
+// read before the durable one is touched.
+func TestPersistKeepsTheDurableFileWhenTheReadFails(t *testing.T) {
+	t.Parallel()
+	mem := vfs.NewMemFS(vfs.MemOptions{})
+	put(t, mem, "/", map[string]string{root[1:] + "/auth.json": "agent", piAgent[1:] + "/auth.json": "SECRET"})
+	fsys := faultfs.New(mem, faultfs.When(func(op faultfs.Op) bool {
+		return op.Kind == faultfs.KindReadFile && op.Path == root+"/auth.json"
+	}, vfs.ErrIO))
+	err := writeback.Persist(fsys, root, composite.StatePath{RelativePath: "auth.json", Strategy: composite.StrategyPrompt, SourcePath: piAgent + "/auth.json"})
+	if !errors.Is(err, vfs.ErrIO) {
+		t.Fatalf("Persist = %v, want the injected EIO", err)
+	}
+	if data, err := mem.ReadFile(piAgent + "/auth.json"); err != nil || string(data) != "SECRET" {
+		t.Fatalf("durable auth.json = %q, %v; want it untouched", data, err)
+	}
+}
+
+// TestPersistKeepsTheDurableFileWhenTheWriteFails: a failed write (a full
+// disk) leaves the old durable content whole.
+func TestPersistKeepsTheDurableFileWhenTheWriteFails(t *testing.T) {
+	t.Parallel()
+	mem := vfs.NewMemFS(vfs.MemOptions{})
+	put(t, mem, "/", map[string]string{root[1:] + "/auth.json": "agent", piAgent[1:] + "/auth.json": "SECRET"})
+	fsys := faultfs.New(mem, faultfs.When(func(op faultfs.Op) bool {
+		return op.Kind == faultfs.KindWriteFile && strings.HasPrefix(op.Path, piAgent+"/")
+	}, vfs.ErrNoSpace))
+	err := writeback.Persist(fsys, root, composite.StatePath{RelativePath: "auth.json", Strategy: composite.StrategyPrompt, SourcePath: piAgent + "/auth.json"})
+	if !errors.Is(err, vfs.ErrNoSpace) {
+		t.Fatalf("Persist = %v, want the injected ENOSPC", err)
+	}
+	if data, err := mem.ReadFile(piAgent + "/auth.json"); err != nil || string(data) != "SECRET" {
+		t.Fatalf("durable auth.json = %q, %v; want it untouched", data, err)
+	}
+}
+
+// TestPersistRefusesARootReplacedByALink: with the root a link to the
+// source's folder, source and destination are one file; nothing happens.
+func TestPersistRefusesARootReplacedByALink(t *testing.T) {
+	t.Parallel()
+	mem := vfs.NewMemFS(vfs.MemOptions{})
+	put(t, mem, "/", map[string]string{piAgent[1:] + "/auth.json": "SECRET"})
+	must(t, mem.MkdirAll(path.Dir(root), 0o755))
+	must(t, mem.Symlink(piAgent, root))
+	err := writeback.Persist(mem, root, composite.StatePath{RelativePath: "auth.json", Strategy: composite.StrategyPrompt, SourcePath: piAgent + "/auth.json"})
+	if err == nil {
+		t.Fatal("Persist through a root replaced by a link succeeded")
+	}
+	if data, err := mem.ReadFile(piAgent + "/auth.json"); err != nil || string(data) != "SECRET" {
+		t.Fatalf("durable auth.json = %q, %v; want it untouched", data, err)
 	}
 }
