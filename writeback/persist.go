@@ -19,7 +19,9 @@ import (
 // directory is copied into the source directory, overwriting same-named
 // files, keeping files only the source has (deletions are not carried
 // over) and copying links as links. A directory onto a file or a file onto
-// a directory fails. Links are never followed below the source.
+// a directory fails. Links are never followed below the source. As with
+// upstream's fs.cp, a durable file that is itself a link (a dotfiles
+// checkout, say) is replaced by a regular file, not written through.
 //
 // The source is prepared with [composite.EnsureSource]. The error messages
 // of the upstream conditions (no source, path gone from the composite,
