@@ -28,11 +28,12 @@ func (Claude) Declarations() []Declaration {
 // Compose plans Claude's composite (§1.10).
 func (a Claude) Compose(in *Input) (*Composite, []string, error) {
 	merged := mergeAgentControls(in.controls(), a.ID(), in.cwd())
+	owned := stateFolders(in.FS, in.ProfileFolders, a.ID())
 	resolveSource := func(key string, _ bool) (string, error) {
 		if key == "projects/" && merged.SessionDirectory != nil && *merged.SessionDirectory != "" {
 			return *merged.SessionDirectory, nil
 		}
-		if src := profileStateSource(in.FS, in.ProfileFolders, a.ID(), key); src != "" {
+		if src := stateSourceIn(in.FS, owned, key); src != "" {
 			return src, nil
 		}
 		return path.Join(in.Home, ".claude", strings.TrimSuffix(key, "/")), nil

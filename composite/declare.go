@@ -93,12 +93,26 @@ func declaredStatePaths(adapter string, decls []Declaration, overrides *resolve.
 	return out, nil
 }
 
-// profileStateSource returns the highest-precedence
-// <folder>/cli_specific/<adapter>/<key> that exists, or "".
-func profileStateSource(fsys vfs.FS, folders []string, adapter, key string) string {
+// stateFolders returns the <folder>/cli_specific/<adapter> directories that
+// exist, lowest precedence first; only they can hold a profile-owned
+// source, so a plan looks each folder up once rather than once per key.
+func stateFolders(fsys vfs.FS, folders []string, adapter string) []string {
+	var out []string
+	for _, f := range folders {
+		d := path.Join(f, "cli_specific", adapter)
+		if fi, err := vfs.Stat(fsys, d); err == nil && fi.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// stateSourceIn returns the highest-precedence <dir>/<key> that exists
+// among dirs (from stateFolders), or "".
+func stateSourceIn(fsys vfs.FS, dirs []string, key string) string {
 	name := strings.TrimSuffix(key, "/")
-	for i := len(folders) - 1; i >= 0; i-- {
-		p := path.Join(folders[i], "cli_specific", adapter, name)
+	for i := len(dirs) - 1; i >= 0; i-- {
+		p := path.Join(dirs[i], name)
 		if _, err := vfs.Stat(fsys, p); err == nil {
 			return p
 		}

@@ -40,11 +40,12 @@ func (Pi) Declarations() []Declaration {
 // Compose plans pi's composite (§1.9).
 func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 	merged := mergeAgentControls(in.controls(), p.ID(), in.cwd())
+	owned := stateFolders(in.FS, in.ProfileFolders, p.ID())
 	resolveSource := func(key string, _ bool) (string, error) {
 		if key == "utilities/" || key == "bin/" {
 			return path.Join(in.Cache, "utilities"), nil
 		}
-		if src := profileStateSource(in.FS, in.ProfileFolders, p.ID(), key); src != "" {
+		if src := stateSourceIn(in.FS, owned, key); src != "" {
 			return src, nil
 		}
 		return path.Join(in.Home, ".pi", "agent", strings.TrimSuffix(key, "/")), nil
