@@ -149,11 +149,8 @@ func addSubtree(m *MemFS, n *node, abs, rel string, opts SnapshotOptions, d *Del
 }
 
 func addChildren(m *MemFS, dir *node, abs, rel string, opts SnapshotOptions, d *Delta) {
-	t := Tree{}
-	m.snapshotNode(dir, abs, rel, t, opts)
-	for p, e := range t {
-		d.Added[p] = e
-	}
+	// d.Added has the shape of a Tree: the walk fills it directly.
+	m.snapshotNode(dir, abs, rel, Tree(d.Added), opts)
 }
 
 func removeSubtree(n *node, rel string, opts SnapshotOptions, d *Delta) {
