@@ -121,16 +121,6 @@ func DetectSince(before, after vfs.FS, root string, paths []composite.StatePath)
 		}
 		return Detect(after, root, paths, b)
 	}
-	changed := make([]string, 0, len(d.Added)+len(d.Changed)+len(d.Removed))
-	for p := range d.Added {
-		changed = append(changed, p)
-	}
-	for p, c := range d.Changed {
-		if !sameFingerprint(c.Before, c.After) {
-			changed = append(changed, p)
-		}
-	}
-	changed = append(changed, d.Removed...)
-	slices.Sort(changed)
+	changed := changedPaths(d)
 	return Classify(changed, paths), nil
 }

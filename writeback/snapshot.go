@@ -74,7 +74,13 @@ func under(rel, key string) bool {
 // Permission bits are not compared (upstream fingerprints ignore them).
 // The result is in byte order.
 func Changes(before, after vfs.Tree) []string {
-	d := vfs.Diff(before, after)
+	return changedPaths(vfs.Diff(before, after))
+}
+
+// changedPaths lists, in byte order, the paths of d whose fingerprint
+// changed: every added and removed path, and changed paths that differ in
+// more than their modes.
+func changedPaths(d vfs.Delta) []string {
 	out := make([]string, 0, len(d.Added)+len(d.Changed)+len(d.Removed))
 	for p := range d.Added {
 		out = append(out, p)
