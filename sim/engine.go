@@ -74,8 +74,9 @@ type Result struct {
 	Exit writeback.Exit
 	// Warnings are the run's warnings in order (pre-launch, then state).
 	Warnings []string
-	// Messages are the lines upstream prints on stdout (debug root, prompt
-	// confirmations); they are not warnings.
+	// Messages are the lines upstream prints outside the warnings (the
+	// debug root, prompt confirmations, copy-fallback notices, refresh
+	// failures); they are not warnings.
 	Messages []string
 	// Issues are the classified post-run issues, sorted.
 	Issues []writeback.Issue
@@ -139,7 +140,11 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 		}
 	}()
 	r.Warnings = append(r.Warnings, run.Warnings...)
-	if _, err := run.Materialize(); err != nil {
+	// Copy-fallback notices (a backend without links) go where upstream
+	// prints them, stderr: they are not the run's warnings.
+	notices, err := run.Materialize()
+	r.Messages = append(r.Messages, notices...)
+	if err != nil {
 		return err
 	}
 	paths := run.Composite.StatePaths
