@@ -92,13 +92,17 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 	if err := vfs.MkdirAll(fsys, root, 0o700); err != nil {
 		return nil, &WriteError{Step: "mkdir", Path: root, Err: err}
 	}
+	made := map[string]bool{root: true} // parents already made by this call
 	for _, f := range c.Files {
 		out := resolveAgainst(root, f.RelativePath)
 		if rel := relTo(root, out); strings.HasPrefix(rel, "..") || path.IsAbs(rel) {
 			return nil, &EscapeError{Path: out, Root: root}
 		}
-		if err := vfs.MkdirAll(fsys, path.Dir(out), 0o755); err != nil {
-			return nil, &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
+		if parent := path.Dir(out); !made[parent] {
+			if err := vfs.MkdirAll(fsys, parent, 0o755); err != nil {
+				return nil, &WriteError{Step: "create parent", Path: parent, Err: err}
+			}
+			made[parent] = true
 		}
 		if err := vfs.WriteFile(fsys, out, []byte(f.Content), 0o644); err != nil {
 			return nil, &WriteError{Step: "write file", Path: out, Err: err}
