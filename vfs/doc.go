@@ -53,6 +53,9 @@
 //
 // [Snapshot] records a tree as a [Tree] (explicit directories, file
 // content and modes, verbatim link targets), and [Diff] compares two trees.
-// The write-back classification, the fixtures and the run report all use
-// these types.
+// [DiffFS] compares two file systems directly; between a MemFS and its
+// clone it visits only the subtrees that changed since the clone. The
+// write-back classification, the fixtures and the run report all use
+// these types. [CopyTree] copies a tree between file systems, links
+// verbatim.
 package vfs
