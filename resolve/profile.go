@@ -1,14 +1,22 @@
 package resolve
 
-import (
-	"regexp"
-)
-
-var profileIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*[a-z0-9]$|^[a-z0-9]$`)
-
 // ValidID reports whether id is a filesystem-safe profile id: lowercase
-// alphanumerics with inner '.', '_' and '-'.
-func ValidID(id string) bool { return profileIDPattern.MatchString(id) }
+// alphanumerics with inner '.', '_' and '-' (upstream's
+// ^[a-z0-9][a-z0-9._-]*[a-z0-9]$|^[a-z0-9]$).
+func ValidID(id string) bool {
+	if id == "" {
+		return false
+	}
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		inner := i > 0 && i < len(id)-1
+		if !alnum(c) && !(inner && (c == '.' || c == '_' || c == '-')) {
+			return false
+		}
+	}
+	return true
+}
 
 // twins are the snake_case controls whose camelCase spelling upstream's
 // loader adds after the raw keys, in the order it adds them.

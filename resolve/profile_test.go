@@ -1,6 +1,8 @@
 package resolve_test
 
 import (
+	"pgregory.net/rapid"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -205,4 +207,17 @@ func TestParseProfileTypedControls(t *testing.T) {
 	if diff := cmp.Diff(want, got.Controls, cmpopts.IgnoreFields(resolve.Controls{}, "Object")); diff != "" {
 		t.Errorf("controls (-want +got):\n%s", diff)
 	}
+}
+
+// TestPropValidIDMatchesPattern checks the hand-written ValidID against
+// upstream's regular expression on random strings.
+func TestPropValidIDMatchesPattern(t *testing.T) {
+	t.Parallel()
+	pattern := regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*[a-z0-9]$|^[a-z0-9]$`)
+	rapid.Check(t, func(t *rapid.T) {
+		id := rapid.StringOfN(rapid.SampledFrom([]rune("az09._-A/ é")), 0, 6, -1).Draw(t, "id")
+		if got, want := resolve.ValidID(id), pattern.MatchString(id); got != want {
+			t.Fatalf("ValidID(%q) = %v, the pattern says %v", id, got, want)
+		}
+	})
 }
