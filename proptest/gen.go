@@ -88,7 +88,7 @@ var machineFiles = []File{
 func SettingsGen(l Layer) *rapid.Generator[*Settings] {
 	return rapid.Custom(func(t *rapid.T) *Settings {
 		s := &Settings{
-			DefaultProfile: rapid.SampledFrom([]string{"", "", "", "", "", "", "", "", "a", "b", "d"}).Draw(t, "default_profile"),
+			DefaultProfile: rapid.SampledFrom([]string{"", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "a", "a", "b", "d"}).Draw(t, "default_profile"),
 			DefaultAgent:   rapid.SampledFrom([]string{"", "", "pi", "claude"}).Draw(t, "default_agent"),
 			CacheDirectory: oneIn(t, "cache_directory", 4),
 		}
