@@ -35,16 +35,24 @@ func reviewBackends(t *testing.T) map[string]func(t *testing.T) (reviewFS, strin
 	}
 }
 
+// reviewMachine lays out a temp dir and a durable pi folder holding
+// auth.json ("SECRET") below base, and returns both directories.
+func reviewMachine(t *testing.T, fsys reviewFS, base string) (tmp, durable string) {
+	t.Helper()
+	tmp, durable = base+"tmp", base+"home/.pi/agent"
+	must(t, fsys.MkdirAll(tmp, 0o755))
+	must(t, fsys.MkdirAll(durable, 0o755))
+	must(t, fsys.WriteFile(durable+"/auth.json", []byte("SECRET"), 0o600))
+	return tmp, durable
+}
+
 // TestReviewCleanupRootReplacedByLink: an agent that replaced its root by
 // a link to durable data loses nothing at cleanup.
 func TestReviewCleanupRootReplacedByLink(t *testing.T) {
 	for name, mk := range reviewBackends(t) {
 		t.Run(name, func(t *testing.T) {
 			fsys, base := mk(t)
-			tmp, durable := base+"tmp", base+"home/.pi/agent"
-			must(t, fsys.MkdirAll(tmp, 0o755))
-			must(t, fsys.MkdirAll(durable, 0o755))
-			must(t, fsys.WriteFile(durable+"/auth.json", []byte("SECRET"), 0o600))
+			tmp, durable := reviewMachine(t, fsys, base)
 			root, err := composite.CreateRoot(fsys, tmp, "eng", "pi", nil)
 			must(t, err)
 			must(t, fsys.RemoveAll(root))
@@ -66,8 +74,7 @@ func TestReviewCleanupLinksInsideRoot(t *testing.T) {
 	for name, mk := range reviewBackends(t) {
 		t.Run(name, func(t *testing.T) {
 			fsys, base := mk(t)
-			tmp, durable := base+"tmp", base+"home/.pi/agent"
-			must(t, fsys.MkdirAll(tmp, 0o755))
+			tmp, durable := reviewMachine(t, fsys, base)
 			must(t, fsys.MkdirAll(durable+"/plugins", 0o755))
 			must(t, fsys.WriteFile(durable+"/plugins/p.json", []byte("p"), 0o644))
 			root, err := composite.CreateRoot(fsys, tmp, "eng", "pi", nil)
@@ -94,10 +101,7 @@ func TestReviewSweepSkipsLinksAndFresh(t *testing.T) {
 	for name, mk := range reviewBackends(t) {
 		t.Run(name, func(t *testing.T) {
 			fsys, base := mk(t)
-			tmp, durable := base+"tmp", base+"home/.pi/agent"
-			must(t, fsys.MkdirAll(tmp, 0o755))
-			must(t, fsys.MkdirAll(durable, 0o755))
-			must(t, fsys.WriteFile(durable+"/auth.json", []byte("SECRET"), 0o600))
+			tmp, durable := reviewMachine(t, fsys, base)
 			old := time.Now().Add(-30 * 24 * time.Hour)
 			must(t, fsys.Chtimes(durable, old, old))
 			link := tmp + "/outfitter-eng-pi-AAAAAA"
