@@ -92,17 +92,16 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 	if err := vfs.MkdirAll(fsys, root, 0o700); err != nil {
 		return nil, &WriteError{Step: "mkdir", Path: root, Err: err}
 	}
-	made := map[string]bool{root: true} // parents already made by this call
+	made := madeDirs{root: true}
 	for _, f := range c.Files {
 		out := resolveAgainst(root, f.RelativePath)
 		if rel := relTo(root, out); strings.HasPrefix(rel, "..") || path.IsAbs(rel) {
 			return nil, &EscapeError{Path: out, Root: root}
 		}
 		if parent := path.Dir(out); !made[parent] {
-			if err := vfs.MkdirAll(fsys, parent, 0o755); err != nil {
+			if err := made.mkdirAll(fsys, parent); err != nil {
 				return nil, &WriteError{Step: "create parent", Path: parent, Err: err}
 			}
-			made[parent] = true
 		}
 		if err := vfs.WriteFile(fsys, out, []byte(f.Content), 0o644); err != nil {
 			return nil, &WriteError{Step: "write file", Path: out, Err: err}
@@ -116,7 +115,7 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 		if sp.IsUnknown() {
 			continue
 		}
-		w, err := materializeStatePath(fsys, root, sp, opts.Cwd)
+		w, err := materializeStatePath(fsys, root, sp, opts.Cwd, made)
 		if err != nil {
 			return warnings, err
 		}
@@ -157,7 +156,34 @@ func relTo(root, p string) string {
 	return up
 }
 
-func materializeStatePath(fsys FS, root string, sp StatePath, cwd string) (string, error) {
+// madeDirs remembers the directories one [Write] made or found, so that
+// the parents many entries share are created once. Write only adds to the
+// tree, except for removing a state path's non-directory output, which
+// [madeDirs.forget] accounts for.
+type madeDirs map[string]bool
+
+// mkdirAll is vfs.MkdirAll, remembered: dir and its ancestors now exist.
+func (m madeDirs) mkdirAll(fsys FS, dir string) error {
+	if m[dir] {
+		return nil
+	}
+	if err := vfs.MkdirAll(fsys, dir, 0o755); err != nil {
+		return err
+	}
+	m[dir] = true
+	return nil
+}
+
+// forget drops name and everything remembered below it.
+func (m madeDirs) forget(name string) {
+	for d := range m {
+		if d == name || strings.HasPrefix(d, name+"/") {
+			delete(m, d)
+		}
+	}
+}
+
+func materializeStatePath(fsys FS, root string, sp StatePath, cwd string, made madeDirs) (string, error) {
 	out, err := StateOutput(root, sp)
 	if err != nil {
 		return "", err
@@ -167,7 +193,7 @@ func materializeStatePath(fsys FS, root string, sp StatePath, cwd string) (strin
 		if sp.Directory {
 			dir = out
 		}
-		if err := vfs.MkdirAll(fsys, dir, 0o755); err != nil {
+		if err := made.mkdirAll(fsys, dir); err != nil {
 			return "", &WriteError{Step: "mkdir", Path: dir, Err: err}
 		}
 		return "", nil
@@ -175,7 +201,7 @@ func materializeStatePath(fsys FS, root string, sp StatePath, cwd string) (strin
 	if sp.SourcePath == "" {
 		return "", &StateError{Path: sp.RelativePath, Msg: fmt.Sprintf("State path '%s' uses symlink without a source path.", sp.RelativePath)}
 	}
-	if err := vfs.MkdirAll(fsys, path.Dir(out), 0o755); err != nil {
+	if err := made.mkdirAll(fsys, path.Dir(out)); err != nil {
 		return "", &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
 	}
 	if fi, err := lstat(fsys, out); err == nil {
@@ -185,6 +211,7 @@ func materializeStatePath(fsys FS, root string, sp StatePath, cwd string) (strin
 		if err := vfs.Remove(fsys, out); err != nil {
 			return "", &WriteError{Step: "remove existing", Path: out, Err: err}
 		}
+		made.forget(out)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", &WriteError{Step: "remove existing", Path: out, Err: err}
 	}
@@ -192,7 +219,7 @@ func materializeStatePath(fsys FS, root string, sp StatePath, cwd string) (strin
 		cwd = "/"
 	}
 	src := resolveAgainst(cwd, sp.SourcePath)
-	if err := EnsureSource(fsys, src, sp.Directory); err != nil {
+	if err := ensureSource(fsys, src, sp.Directory, made); err != nil {
 		return "", err
 	}
 	err = vfs.Symlink(fsys, sp.SourcePath, out)
@@ -245,15 +272,19 @@ func initialContent(name string) (string, bool) {
 // trust.json is reset to its JSON default. A source of the wrong kind is
 // an [*StateError].
 func EnsureSource(fsys FS, source string, directory bool) error {
+	return ensureSource(fsys, source, directory, madeDirs{})
+}
+
+func ensureSource(fsys FS, source string, directory bool, made madeDirs) error {
 	fi, err := fsys.Stat(source)
 	if errors.Is(err, fs.ErrNotExist) {
 		if directory {
-			if err := vfs.MkdirAll(fsys, source, 0o755); err != nil {
+			if err := made.mkdirAll(fsys, source); err != nil {
 				return &WriteError{Step: "create source", Path: source, Err: err}
 			}
 			return nil
 		}
-		if err := vfs.MkdirAll(fsys, path.Dir(source), 0o755); err != nil {
+		if err := made.mkdirAll(fsys, path.Dir(source)); err != nil {
 			return &WriteError{Step: "create source", Path: path.Dir(source), Err: err}
 		}
 		content, _ := initialContent(source)
