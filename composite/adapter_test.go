@@ -2,8 +2,10 @@ package composite_test
 
 import (
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -411,5 +413,41 @@ func TestCatalogSkills(t *testing.T) {
 	}
 	if len(r.Warnings) != 0 {
 		t.Errorf("warnings %q", r.Warnings)
+	}
+}
+
+// TestDefaultAssetsPlanLikeACopy checks that the plugin files planned
+// from the embedded assets (computed once per process) are those of a
+// copy of the same files, and that a plan's files are its own.
+func TestDefaultAssetsPlanLikeACopy(t *testing.T) {
+	t.Parallel()
+	copied := fstest.MapFS{}
+	err := fs.WalkDir(composite.DefaultAssets(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(composite.DefaultAssets(), name)
+		copied[name] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := world{profiles: map[string]string{"eng": "id: eng\n"}, agent: "pi"}
+	_, first := w.mustPlan(t)
+	if len(first.Composite.Files) == 0 || len(first.Composite.Files[len(first.Composite.Files)-1].SourceInputs) == 0 {
+		t.Fatal("the plan has no generated file with inputs: nothing to compare")
+	}
+	for i := range first.Composite.Files { // a caller's edit stays its own
+		first.Composite.Files[i].Content = "edited"
+		if len(first.Composite.Files[i].SourceInputs) > 0 {
+			first.Composite.Files[i].SourceInputs[0] = "edited"
+		}
+	}
+	_, second := w.mustPlan(t)
+	w.opts.Assets = copied
+	_, fromCopy := w.mustPlan(t)
+	if diff := cmp.Diff(fromCopy.Composite.Files, second.Composite.Files); diff != "" {
+		t.Errorf("files from the embedded assets differ from a copy's (-copy +embedded):\n%s", diff)
 	}
 }

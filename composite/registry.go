@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 )
 
 // adapters returns the registered adapters in registry order. Adding an
@@ -48,10 +49,14 @@ var embedded embed.FS
 // skill with one reference and stand-ins for the pi launch extension and
 // its support files. The composite's layout depends on their presence,
 // never on their bytes.
-func DefaultAssets() fs.FS {
+func DefaultAssets() fs.FS { return defaultAssets() }
+
+// defaultAssets is the one value DefaultAssets returns, so that what is
+// derived from the immutable embedded files can be computed once.
+var defaultAssets = sync.OnceValue(func() fs.FS {
 	sub, err := fs.Sub(embedded, "assets")
 	if err != nil {
 		panic(err) // the embedded tree is fixed at build time
 	}
 	return sub
-}
+})
