@@ -515,6 +515,9 @@ func (m *MemFS) MkdirAll(name string, perm fs.FileMode) error {
 }
 
 func (m *MemFS) mkdirAllLocked(name string, perm fs.FileMode) error {
+	if done, err := m.mkdirAllPlain(name, perm); done {
+		return err
+	}
 	// As os.MkdirAll: an existing directory (through links) is success.
 	if res, err := m.walk(name, walkFollow); err == nil && res.n != nil {
 		if res.n.isDir() {
@@ -535,6 +538,110 @@ func (m *MemFS) mkdirAllLocked(name string, perm fs.FileMode) error {
 		}
 	}
 	return err
+}
+
+// mkdirAllPlain is MkdirAll in one walk for the common case: a plain name
+// (no empty, "." or ".." component, no trailing slash) whose existing
+// part holds no symbolic link. It gives the result of the general
+// algorithm (os.MkdirAll's: Stat the name, else MkdirAll the parent and
+// Mkdir the name), which on such a name reduces to: find the deepest
+// existing prefix; it must be a directory; create the rest top-down.
+// done is false, and nothing changed, when the name needs the general
+// algorithm.
+func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err error) {
+	if !plainName(name) {
+		return false, nil
+	}
+	cur := m.root
+	end := 0 // name[:end] is the deepest existing prefix ("" for the root)
+	for end < len(name) {
+		start := end + 1
+		stop := strings.IndexByte(name[start:], '/')
+		if stop < 0 {
+			stop = len(name)
+		} else {
+			stop += start
+		}
+		if !cur.isDir() {
+			return true, &fs.PathError{Op: "mkdir", Path: name[:end], Err: syscall.ENOTDIR}
+		}
+		if stop-start > 255 {
+			break // Mkdir reports it below
+		}
+		child := cur.children[name[start:stop]]
+		if child == nil {
+			break
+		}
+		if child.isSymlink() {
+			return false, nil
+		}
+		cur, end = child, stop
+	}
+	if end == len(name) {
+		if cur.isDir() {
+			return true, nil
+		}
+		return true, &fs.PathError{Op: "mkdir", Path: name, Err: syscall.ENOTDIR}
+	}
+	parent := m.mutablePrefix(name[:end])
+	mode := fs.ModeDir | perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetgid|fs.ModeSticky)
+	for end < len(name) {
+		start := end + 1
+		stop := strings.IndexByte(name[start:], '/')
+		if stop < 0 {
+			stop = len(name)
+		} else {
+			stop += start
+		}
+		if stop-start > 255 {
+			return true, &fs.PathError{Op: "mkdir", Path: name[:stop], Err: syscall.ENAMETOOLONG}
+		}
+		n := m.newNode(mode)
+		parent.children[name[start:stop]] = n
+		parent.mtime = n.mtime
+		parent, end = n, stop
+	}
+	return true, nil
+}
+
+// plainName reports whether name is absolute with no empty, "." or ".."
+// component and no trailing slash (the root "/" is not plain).
+func plainName(name string) bool {
+	if len(name) < 2 || name[0] != '/' || name[len(name)-1] == '/' {
+		return false
+	}
+	start := 1
+	for i := 1; i <= len(name); i++ {
+		if i < len(name) && name[i] != '/' {
+			continue
+		}
+		switch name[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
+}
+
+// mutablePrefix is [MemFS.mutableDir] for a plain name ("" for the root)
+// made of existing directories.
+func (m *MemFS) mutablePrefix(prefix string) *node {
+	if m.root.own != m.own {
+		m.root = m.copyNode(m.root)
+	}
+	cur := m.root
+	for prefix != "" {
+		prefix = prefix[1:]
+		comp := prefix
+		if i := strings.IndexByte(prefix, '/'); i >= 0 {
+			comp, prefix = prefix[:i], prefix[i:]
+		} else {
+			prefix = ""
+		}
+		cur = m.mutableChild(cur, comp)
+	}
+	return cur
 }
 
 // Remove removes a file, a symbolic link or an empty directory, like
