@@ -1,6 +1,7 @@
 package resolve_test
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -8,40 +9,141 @@ import (
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
+// cacheTree has two sources, a profile defined in both (collapsed), an
+// inheritance chain, agent blocks, state persistence and filter lists, so
+// that every part of a Result holds something a caller could modify.
+func cacheTree(t *testing.T) vfstest.Tree {
+	t.Helper()
+	return vfstest.Tree{
+		"home/.outfitter/settings.yml": file("default_profile: child\nprofile_export: true\nstartup: {ascii_art: false}\n" +
+			"profile_sources:\n  - path: ./profiles\n    except: [ghost]\n  - path: ../extra\n" +
+			"custom_settings:\n  team: {size: 3, tags: [a, b]}\n"),
+		"home/.outfitter/profiles/base/profile.yml": file("id: base\nlabel: Base\ncontrols:\n  model: base-model\n  args: [--a]\n" +
+			"  environment: {A: '1'}\n  skills: [{id: s1, references: [{file: r.md}]}]\n  pi: {session_directory: ./pi, args: [--p]}\n" +
+			"state_persistence:\n  sessions: symlink\n"),
+		"home/.outfitter/profiles/child/profile.yml": file("inherits: [base]\nlabel: Child\ncontrols:\n  environment: {B: '2'}\n" +
+			"  session_directory: ./s\n  append_system_prompt: [hello, {file: p.md}]\n  deepwork: {jobs: [j1]}\n"),
+		"home/.outfitter/profiles/ghost.yml": file("id: ghost\n"),
+		"home/extra/child.yml":               file("inherits: [base]\ndescription: Extra\ncontrols:\n  extensions: [npm:x]\n  claude: {model: c}\n"),
+		"project/.outfitter/settings.yml":    file("default_agent: claude\n"),
+	}
+}
+
 // TestCacheGivesTheSameResults loads the same tree with and without a
-// cache, twice, mutating the first cached result in between: every load
-// must produce the same profile document and settings.
+// cache, several times, scribbling over every reachable part of each
+// cached result in between: every load must equal the uncached one, so a
+// caller that modifies its Result never changes what the cache gives next.
 func TestCacheGivesTheSameResults(t *testing.T) {
 	t.Parallel()
-	fsys := memTree(t, vfstest.Tree{
-		"home/.outfitter/settings.yml":               file("default_profile: child\nprofile_sources:\n  - path: ./profiles\ncustom_settings:\n  team: {size: 3}\n"),
-		"home/.outfitter/profiles/base/profile.yml":  file("id: base\ncontrols:\n  model: base-model\n  environment: {A: '1'}\n"),
-		"home/.outfitter/profiles/child/profile.yml": file("inherits: [base]\nlabel: Child\ncontrols:\n  environment: {B: '2'}\n  session_directory: ./s\n"),
-		"project/.outfitter/settings.yml":            file("default_agent: claude\n"),
-	})
+	fsys := memTree(t, cacheTree(t))
 	opts := resolve.Options{Home: home, Project: project}
-	plain, err := resolve.Load(fsys, opts)
+	want, err := resolve.Load(fsys, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := string(plain.Profile.GeneratedJSON())
+	if len(want.Layers) < 3 || len(want.Stack) != 2 {
+		t.Fatalf("precondition: want a collapsed two-entry stack over three layers, got %d layers, %d stack entries", len(want.Layers), len(want.Stack))
+	}
 	opts.Cache = resolve.NewCache()
 	for i := range 3 {
 		got, err := resolve.Load(fsys, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff(want, string(got.Profile.GeneratedJSON())); d != "" {
+		if d := cmp.Diff(want, got, objectComparer); d != "" {
 			t.Fatalf("load %d with a cache (-without +with):\n%s", i, d)
 		}
-		wantCustom := string(resolve.Stringify(plain.Settings.CustomSettings, ""))
-		if gotCustom := string(resolve.Stringify(got.Settings.CustomSettings, "")); got.AgentID != plain.AgentID || gotCustom != wantCustom {
-			t.Fatalf("load %d: settings differ: agent %q, custom settings %s, want %s", i, got.AgentID, gotCustom, wantCustom)
+		if d := cmp.Diff(string(want.Profile.GeneratedJSON()), string(got.Profile.GeneratedJSON())); d != "" {
+			t.Fatalf("load %d: profile.json (-without +with):\n%s", i, d)
 		}
-		// A caller that changes its result must not change the cache.
-		got.Profile.Controls.Object.Set("model", "mutated")
-		got.Settings.CustomSettings.Set("team", "mutated")
+		scribble(reflect.ValueOf(got))
+		if cmp.Equal(want, got, objectComparer) {
+			t.Fatalf("precondition: scribbling over load %d changed nothing", i)
+		}
 	}
+}
+
+// TestCacheResultsAreIndependent checks that two results from one cache
+// share nothing: scribbling over the first leaves the second intact.
+func TestCacheResultsAreIndependent(t *testing.T) {
+	t.Parallel()
+	fsys := memTree(t, cacheTree(t))
+	opts := resolve.Options{Home: home, Project: project, Cache: resolve.NewCache()}
+	first, err := resolve.Load(fsys, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := resolve.Load(fsys, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := string(resolve.Stringify(second.Profile.Controls.Object, ""))
+	keep, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scribble(reflect.ValueOf(first))
+	if d := cmp.Diff(keep, second, objectComparer); d != "" {
+		t.Fatalf("second result after scribbling over the first (-want +got):\n%s", d)
+	}
+	if after := string(resolve.Stringify(second.Profile.Controls.Object, "")); after != before {
+		t.Fatalf("controls changed from %s to %s", before, after)
+	}
+}
+
+// scribble modifies, in place, every string, bool, slice element and
+// Object entry reachable from v through exported fields and pointers.
+func scribble(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		if o, ok := v.Interface().(*resolve.Object); ok {
+			scribbleObject(o)
+			return
+		}
+		scribble(v.Elem())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				scribble(v.Field(i))
+			}
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			scribble(v.Index(i))
+		}
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString(v.String() + "~scribbled")
+		}
+	case reflect.Bool:
+		if v.CanSet() {
+			v.SetBool(!v.Bool())
+		}
+	}
+}
+
+func scribbleObject(o *resolve.Object) {
+	for _, k := range o.Keys() {
+		v, _ := o.Get(k)
+		switch v := v.(type) {
+		case *resolve.Object:
+			scribbleObject(v)
+		case []any:
+			for i, e := range v {
+				if eo, ok := e.(*resolve.Object); ok {
+					scribbleObject(eo)
+				} else {
+					v[i] = "scribbled"
+				}
+			}
+		default:
+			o.Set(k, "scribbled")
+		}
+	}
+	o.Set("scribbled", true)
 }
 
 // TestCacheKeepsIssues checks that invalid files give the same issues from

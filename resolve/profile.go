@@ -1,5 +1,7 @@
 package resolve
 
+import "slices"
+
 // ValidID reports whether id is a filesystem-safe profile id: lowercase
 // alphanumerics with inner '.', '_' and '-' (upstream's
 // ^[a-z0-9][a-z0-9._-]*[a-z0-9]$|^[a-z0-9]$).
@@ -35,14 +37,6 @@ func ParseProfile(data []byte, slug, file string) (*Profile, *Issue) {
 	return (*Cache)(nil).parseProfile(data, slug, file)
 }
 
-func (c *Cache) parseProfile(data []byte, slug, file string) (*Profile, *Issue) {
-	obj, issue := c.profileDoc(data, slug, file)
-	if issue != nil {
-		return nil, issue
-	}
-	return buildProfile(obj), nil
-}
-
 // parseProfileDoc parses and validates a profile document; the id defaults
 // to the slug.
 func parseProfileDoc(data []byte, slug, file string) (*Object, *Issue) {
@@ -64,15 +58,15 @@ func parseProfileDoc(data []byte, slug, file string) (*Object, *Issue) {
 }
 
 // buildProfile converts a validated document into the internal profile.
+// The profile takes over the document's state_persistence and controls
+// mappings (and adds the camelCase twins to the latter): doc is consumed.
 func buildProfile(doc *Object) *Profile {
 	var state *Object
 	if sp, ok := doc.vals["state_persistence"].(*Object); ok && sp.Len() > 0 {
-		state = sp.Clone()
+		state = sp
 	}
 	controls, ok := doc.vals["controls"].(*Object)
-	if ok {
-		controls = controls.Clone()
-	} else {
+	if !ok {
 		controls = NewObject()
 	}
 	addTwins(controls)
@@ -111,6 +105,32 @@ func addTwins(controls *Object) {
 			controls.Set(t[1], CloneValue(v))
 		}
 	}
+}
+
+// cloneProfile returns a deep copy of p that shares nothing mutable with
+// it: the mappings are cloned and the typed fields read anew from them.
+func cloneProfile(p *Profile) *Profile {
+	q := &Profile{
+		ID:               p.ID,
+		Label:            clonePtr(p.Label),
+		Description:      clonePtr(p.Description),
+		Template:         clonePtr(p.Template),
+		Inherits:         slices.Clone(p.Inherits),
+		ProfileExport:    clonePtr(p.ProfileExport),
+		StatePersistence: p.StatePersistence.Clone(),
+		Controls:         readControls(p.Controls.Object.Clone(), true),
+	}
+	if q.Inherits == nil {
+		q.Inherits = []string{}
+	}
+	return q
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	return ptrTo(*p)
 }
 
 // profileObject is the document form of a profile used for merging, with

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -175,11 +176,8 @@ func (c *Cache) loadSettingsFile(fsys FS, name string, scope SettingsScope) (*fi
 		}
 		return nil, nil, fmt.Errorf("read settings: %w", err)
 	}
-	doc, issues := c.settingsDoc(data, name)
-	if len(issues) > 0 {
-		return nil, issues, nil
-	}
-	return convertSettings(doc, name, scope), nil, nil
+	f, issues := c.settingsFile(data, name, scope)
+	return f, issues, nil
 }
 
 // parseSettingsDoc parses and validates a settings document.
@@ -287,7 +285,8 @@ func stringList(o *Object, key string) []string {
 }
 
 // mergeSettings merges converted files, lowest precedence first, over the
-// built-in defaults.
+// built-in defaults. The result shares nothing mutable with the files, which
+// may come from a [Cache].
 func mergeSettings(stack []*fileSettings) Settings {
 	s := Settings{
 		ProfileSources: []Source{},
@@ -305,13 +304,13 @@ func mergeSettings(stack []*fileSettings) Settings {
 			s.CacheDirectory = *f.cacheDirectory
 		}
 		if f.profileExport != nil {
-			s.ProfileExport = f.profileExport
+			s.ProfileExport = ptrTo(*f.profileExport)
 		}
 		if f.hasSources {
-			s.ProfileSources = f.profileSources
+			s.ProfileSources = cloneSources(f.profileSources)
 		}
 		if f.hasRemote {
-			s.RemoteSettings = f.remoteSettings
+			s.RemoteSettings = slices.Clone(f.remoteSettings)
 		}
 		if f.customSettings != nil {
 			s.CustomSettings = mergeObjects(s.CustomSettings, f.customSettings, "", nil)
@@ -319,11 +318,24 @@ func mergeSettings(stack []*fileSettings) Settings {
 		// Absent sub-keys are "no opinion" here; upstream erases the lower
 		// value instead (see the package documentation).
 		if f.startup != nil && f.startup.ASCIIArt != nil {
-			s.Startup.ASCIIArt = f.startup.ASCIIArt
+			s.Startup.ASCIIArt = ptrTo(*f.startup.ASCIIArt)
 		}
 		if f.enterprise != nil && f.enterprise.PrivateProfileCatalogs != nil {
-			s.Enterprise.PrivateProfileCatalogs = f.enterprise.PrivateProfileCatalogs
+			s.Enterprise.PrivateProfileCatalogs = ptrTo(*f.enterprise.PrivateProfileCatalogs)
 		}
 	}
 	return s
 }
+
+// cloneSources copies sources with their filter lists; never nil.
+func cloneSources(in []Source) []Source {
+	out := make([]Source, len(in))
+	for i, s := range in {
+		s.Only = slices.Clone(s.Only)
+		s.Except = slices.Clone(s.Except)
+		out[i] = s
+	}
+	return out
+}
+
+func ptrTo[T any](v T) *T { return &v }
