@@ -2,6 +2,7 @@ package composite
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -11,18 +12,20 @@ type Claude struct{}
 // ID returns "claude".
 func (Claude) ID() string { return "claude" }
 
-// Declarations returns Claude's declared state paths (§2.4).
-func (Claude) Declarations() []Declaration {
-	return []Declaration{
-		decl("settings.json", sy, sy, wa, er, pr),
-		decl("agents/", sy, sy, di, wa, er, pr),
-		decl("skills/", sy, sy, di, wa, er, pr),
-		decl("commands/", sy, sy, di, wa, er, pr),
-		decl("plugins/", sy, sy, di, wa, er, pr),
-		decl("projects/", sy, sy, di, wa, er),
-		decl("debug/", sy, sy, di, wa, er),
-		unknownDeclaration(),
-	}
+// Declarations returns Claude's declared state paths (§2.4). The slice
+// is the caller's; the Allowed lists are shared and must not be modified.
+func (Claude) Declarations() []Declaration { return slices.Clone(claudeDeclarations) }
+
+// claudeDeclarations is read only.
+var claudeDeclarations = []Declaration{
+	decl("settings.json", sy, sy, wa, er, pr),
+	decl("agents/", sy, sy, di, wa, er, pr),
+	decl("skills/", sy, sy, di, wa, er, pr),
+	decl("commands/", sy, sy, di, wa, er, pr),
+	decl("plugins/", sy, sy, di, wa, er, pr),
+	decl("projects/", sy, sy, di, wa, er),
+	decl("debug/", sy, sy, di, wa, er),
+	unknownDeclaration(),
 }
 
 // Compose plans Claude's composite (§1.10).
@@ -38,7 +41,7 @@ func (a Claude) Compose(in *Input) (*Composite, []string, error) {
 		}
 		return path.Join(in.Home, ".claude", strings.TrimSuffix(key, "/")), nil
 	}
-	paths, err := declaredStatePaths(a.ID(), a.Declarations(), in.statePersistence(), resolveSource)
+	paths, err := declaredStatePaths(a.ID(), claudeDeclarations, in.statePersistence(), resolveSource)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -57,12 +57,8 @@ type sourceResolver func(key string, directory bool) (string, error)
 // declaredStatePaths validates the profile's state_persistence overrides
 // against decls and resolves each state path (createDeclaredStatePaths).
 func declaredStatePaths(adapter string, decls []Declaration, overrides *resolve.Object, resolveSource sourceResolver) ([]StatePath, error) {
-	byKey := map[string]Declaration{}
-	for _, d := range decls {
-		byKey[d.Key] = d
-	}
 	for _, k := range overrides.Keys() {
-		if _, ok := byKey[k]; !ok {
+		if !slices.ContainsFunc(decls, func(d Declaration) bool { return d.Key == k }) {
 			return nil, &DeclarationError{Adapter: adapter, Key: k, Undeclared: true}
 		}
 	}

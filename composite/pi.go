@@ -16,25 +16,27 @@ type Pi struct{}
 // ID returns "pi".
 func (Pi) ID() string { return "pi" }
 
-// Declarations returns pi's declared state paths (§2.3).
-func (Pi) Declarations() []Declaration {
-	return []Declaration{
-		decl("auth.json", sy, sy, er, pr),
-		decl("settings.json", sy, sy, wa, er, pr),
-		decl("keybindings.json", sy, sy, wa, er, pr),
-		decl("mcp.json", sy, sy, wa, er, pr),
-		decl("models.json", sy, sy, wa, er, pr),
-		decl("trust.json", sy, sy, wa, er, pr),
-		decl("plugins/", sy, sy, di, wa, er, pr),
-		decl("cache/", sy, sy, di, wa, er),
-		decl("sessions/", sy, sy, di, wa, er),
-		decl("npm/", sy, sy, di, wa, er),
-		decl("git/", sy, sy, di, wa, er),
-		decl("tmp/", sy, sy, di),
-		decl("utilities/", sy, sy, di, wa, er),
-		decl("bin/", sy, sy, di, wa, er),
-		unknownDeclaration(),
-	}
+// Declarations returns pi's declared state paths (§2.3). The slice is the
+// caller's; the Allowed lists are shared and must not be modified.
+func (Pi) Declarations() []Declaration { return slices.Clone(piDeclarations) }
+
+// piDeclarations is read only.
+var piDeclarations = []Declaration{
+	decl("auth.json", sy, sy, er, pr),
+	decl("settings.json", sy, sy, wa, er, pr),
+	decl("keybindings.json", sy, sy, wa, er, pr),
+	decl("mcp.json", sy, sy, wa, er, pr),
+	decl("models.json", sy, sy, wa, er, pr),
+	decl("trust.json", sy, sy, wa, er, pr),
+	decl("plugins/", sy, sy, di, wa, er, pr),
+	decl("cache/", sy, sy, di, wa, er),
+	decl("sessions/", sy, sy, di, wa, er),
+	decl("npm/", sy, sy, di, wa, er),
+	decl("git/", sy, sy, di, wa, er),
+	decl("tmp/", sy, sy, di),
+	decl("utilities/", sy, sy, di, wa, er),
+	decl("bin/", sy, sy, di, wa, er),
+	unknownDeclaration(),
 }
 
 // Compose plans pi's composite (§1.9).
@@ -50,7 +52,7 @@ func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 		}
 		return path.Join(in.Home, ".pi", "agent", strings.TrimSuffix(key, "/")), nil
 	}
-	paths, err := declaredStatePaths(p.ID(), p.Declarations(), in.statePersistence(), resolveSource)
+	paths, err := declaredStatePaths(p.ID(), piDeclarations, in.statePersistence(), resolveSource)
 	if err != nil {
 		return nil, nil, err
 	}
