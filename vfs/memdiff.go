@@ -27,31 +27,30 @@ func DiffFS(before, after FS, root string, opts SnapshotOptions) (Delta, error) 
 		return Diff(b, a), nil
 	}
 	root = path.Clean(root)
-	rb, err := mb.rootNode(root)
-	if err != nil {
-		return Delta{}, err
-	}
-	ra, err := ma.rootNode(root)
-	if err != nil {
-		return Delta{}, err
-	}
 	if mb != ma {
 		mb.mu.RLock()
 		defer mb.mu.RUnlock()
 	}
 	ma.mu.RLock()
 	defer ma.mu.RUnlock()
+	rb, err := mb.rootNodeLocked(root)
+	if err != nil {
+		return Delta{}, err
+	}
+	ra, err := ma.rootNodeLocked(root)
+	if err != nil {
+		return Delta{}, err
+	}
 	d := Delta{Added: map[string]Entry{}, Changed: map[string]Change{}, Removed: []string{}}
-	diffNodes(mb, ma, rb, ra, root, "", opts, &d)
+	w := newNodeWalk(root, opts)
+	w.diff(mb, ma, rb, ra, "", &d)
 	slices.Sort(d.Removed)
 	return d, nil
 }
 
-// rootNode returns the directory node at root (not following a final
-// link), for a diff.
-func (m *MemFS) rootNode(root string) (*node, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+// rootNodeLocked returns the directory node at root (not following a
+// final link), for a snapshot or a diff; the caller holds m.mu.
+func (m *MemFS) rootNodeLocked(root string) (*node, error) {
 	if err := validName("lstat", root); err != nil {
 		return nil, err
 	}
@@ -68,104 +67,96 @@ func (m *MemFS) rootNode(root string) (*node, error) {
 	return res.n, nil
 }
 
-// diffNodes compares two directory nodes; the callers hold both locks.
-func diffNodes(mb, ma *MemFS, b, a *node, abs, rel string, opts SnapshotOptions, d *Delta) {
+// diff compares two directory nodes at the relative path rel, whose
+// absolute name is w.abs; the callers hold both locks. A subtree the two
+// file systems share is not visited.
+func (w *nodeWalk) diff(mb, ma *MemFS, b, a *node, rel string, d *Delta) {
 	if a == b {
 		return
 	}
-	join := func(name string) (string, string) {
-		r, ab := name, abs+"/"+name
-		if rel != "" {
-			r = rel + "/" + name
+	join := func(name string) string {
+		if rel == "" {
+			return name
 		}
-		if abs == "/" {
-			ab = "/" + name
-		}
-		return ab, r
+		return rel + "/" + name
 	}
 	for name, bn := range b.children {
-		ab, r := join(name)
 		an := a.children[name]
 		if an == bn {
 			continue
 		}
-		skipB := opts.Skip != nil && opts.Skip(r, infoOf(name, bn))
+		r := join(name)
+		skipB := w.skip(r, name, bn)
 		if an == nil {
 			if !skipB {
-				removeSubtree(bn, r, opts, d)
+				w.removeSubtree(bn, r, d)
 			}
 			continue
 		}
-		skipA := opts.Skip != nil && opts.Skip(r, infoOf(name, an))
+		skipA := w.skip(r, name, an)
 		switch {
 		case skipA && skipB:
 		case skipA:
-			removeSubtree(bn, r, opts, d)
-		case skipB:
-			addSubtree(ma, an, ab, r, opts, d)
+			w.removeSubtree(bn, r, d)
 		default:
-			eb, ea := mb.entryOfNode(bn, ab), ma.entryOfNode(an, ab)
+			l := w.push(name)
+			if skipB {
+				w.addSubtree(ma, an, r, d)
+				w.pop(l)
+				continue
+			}
+			eb, ea := w.entry(mb, bn), w.entry(ma, an)
 			if !eb.Equal(ea) {
 				d.Changed[r] = Change{Before: eb, After: ea}
 			}
 			switch {
 			case bn.isDir() && an.isDir():
-				diffNodes(mb, ma, bn, an, ab, r, opts, d)
+				w.diff(mb, ma, bn, an, r, d)
 			case bn.isDir():
-				removeChildren(bn, r, opts, d)
+				w.removeChildren(bn, r, d)
 			case an.isDir():
-				addChildren(ma, an, ab, r, opts, d)
+				w.tree(ma, an, r, Tree(d.Added))
 			}
+			w.pop(l)
 		}
 	}
 	for name, an := range a.children {
 		if _, ok := b.children[name]; ok {
 			continue
 		}
-		ab, r := join(name)
-		if opts.Skip != nil && opts.Skip(r, infoOf(name, an)) {
+		r := join(name)
+		if w.skip(r, name, an) {
 			continue
 		}
-		addSubtree(ma, an, ab, r, opts, d)
+		l := w.push(name)
+		w.addSubtree(ma, an, r, d)
+		w.pop(l)
 	}
 }
 
-func (m *MemFS) entryOfNode(n *node, abs string) Entry {
-	switch {
-	case n.isSymlink():
-		res, err := m.walk(abs, walkFollow)
-		return Entry{Type: TypeSymlink, Target: n.target, TargetExists: err == nil && res.n != nil}
-	case n.isDir():
-		return Entry{Type: TypeDir, Mode: n.mode.Perm()}
-	}
-	return Entry{Type: TypeFile, Mode: n.mode.Perm(), Data: n.shareData()}
-}
-
-func addSubtree(m *MemFS, n *node, abs, rel string, opts SnapshotOptions, d *Delta) {
-	d.Added[rel] = m.entryOfNode(n, abs)
+// addSubtree records n, whose absolute name is w.abs, and the entries
+// below it as added. d.Added has the shape of a Tree: the walk fills it
+// directly.
+func (w *nodeWalk) addSubtree(m *MemFS, n *node, rel string, d *Delta) {
+	d.Added[rel] = w.entry(m, n)
 	if n.isDir() {
-		addChildren(m, n, abs, rel, opts, d)
+		w.tree(m, n, rel, Tree(d.Added))
 	}
 }
 
-func addChildren(m *MemFS, dir *node, abs, rel string, opts SnapshotOptions, d *Delta) {
-	// d.Added has the shape of a Tree: the walk fills it directly.
-	m.snapshotNode(dir, abs, rel, Tree(d.Added), opts)
-}
-
-func removeSubtree(n *node, rel string, opts SnapshotOptions, d *Delta) {
+func (w *nodeWalk) removeSubtree(n *node, rel string, d *Delta) {
 	d.Removed = append(d.Removed, rel)
 	if n.isDir() {
-		removeChildren(n, rel, opts, d)
+		w.removeChildren(n, rel, d)
 	}
 }
 
-func removeChildren(dir *node, rel string, opts SnapshotOptions, d *Delta) {
+func (w *nodeWalk) removeChildren(dir *node, rel string, d *Delta) {
 	for name, c := range dir.children {
 		r := rel + "/" + name
-		if opts.Skip != nil && opts.Skip(r, infoOf(name, c)) {
+		if w.skip(r, name, c) {
 			continue
 		}
-		removeSubtree(c, r, opts, d)
+		w.removeSubtree(c, r, d)
 	}
 }

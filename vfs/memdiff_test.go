@@ -13,7 +13,7 @@ import (
 
 // TestPropDiffFSMatchesSnapshots checks the copy-on-write shortcut of
 // DiffFS against Diff of two snapshots, on a random tree and random
-// changes made to a clone of it.
+// changes made to a clone of it, below the tree's directory or the root.
 func TestPropDiffFSMatchesSnapshots(t *testing.T) {
 	t.Parallel()
 	names := []string{"a", "b", "c", "skip"}
@@ -57,16 +57,17 @@ func TestPropDiffFSMatchesSnapshots(t *testing.T) {
 		if rapid.Bool().Draw(t, "with-skip") {
 			opts.Skip = func(rel string, _ fs.FileInfo) bool { return strings.HasSuffix(rel, "skip") }
 		}
-		b, err := vfs.SnapshotWith(base, "/r", opts)
+		root := rapid.SampledFrom([]string{"/r", "/"}).Draw(t, "root")
+		b, err := vfs.SnapshotWith(base, root, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := vfs.SnapshotWith(after, "/r", opts)
+		a, err := vfs.SnapshotWith(after, root, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := vfs.Diff(b, a)
-		got, err := vfs.DiffFS(base, after, "/r", opts)
+		got, err := vfs.DiffFS(base, after, root, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

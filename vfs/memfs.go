@@ -280,7 +280,12 @@ func (fi *memInfo) IsDir() bool        { return fi.mode.IsDir() }
 func (fi *memInfo) Sys() any           { return nil }
 
 func infoOf(name string, n *node) *memInfo {
-	fi := &memInfo{name: name, mode: n.mode, mtime: n.mtime}
+	fi := nodeInfo(name, n)
+	return &fi
+}
+
+func nodeInfo(name string, n *node) memInfo {
+	fi := memInfo{name: name, mode: n.mode, mtime: n.mtime}
 	switch {
 	case n.isSymlink():
 		fi.size = int64(len(n.target))

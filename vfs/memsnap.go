@@ -6,14 +6,15 @@ import "slices"
 // shared lock, without resolving every path again from the root. The
 // result is the same as the generic walk's.
 func (m *MemFS) snapshot(root string, opts SnapshotOptions) (Tree, error) {
-	dir, err := m.rootNode(root)
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	dir, err := m.rootNodeLocked(root)
 	if err != nil {
 		return nil, err
 	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
 	t := make(Tree, countNodes(dir))
-	m.snapshotNode(dir, root, "", t, opts)
+	w := newNodeWalk(root, opts)
+	w.tree(m, dir, "", t)
 	return t, nil
 }
 
@@ -28,36 +29,101 @@ func countNodes(dir *node) int {
 	return n
 }
 
-func (m *MemFS) snapshotNode(dir *node, abs, rel string, t Tree, opts SnapshotOptions) {
-	names := make([]string, 0, len(dir.children))
-	for name := range dir.children {
-		names = append(names, name)
+// nodeWalk is the state of a walk over the nodes of a MemFS (a snapshot,
+// a diff), kept in buffers that the whole walk reuses.
+type nodeWalk struct {
+	opts SnapshotOptions
+	// abs is the absolute name of the node being visited, through which
+	// its links resolve; empty for the root "/".
+	abs []byte
+	// names holds the sorted names of every directory being visited, the
+	// innermost last.
+	names []string
+	// infos are fresh file information values for Skip, allocated in
+	// batches of growing size; each goes to one call, so a Skip that keeps
+	// one is safe.
+	infos []memInfo
+	batch int
+}
+
+func newNodeWalk(root string, opts SnapshotOptions) nodeWalk {
+	w := nodeWalk{opts: opts}
+	if root != "/" {
+		w.abs = append(make([]byte, 0, len(root)+64), root...)
 	}
-	slices.Sort(names)
-	for _, name := range names {
+	return w
+}
+
+// push appends name to w.abs and returns the length to give to pop.
+func (w *nodeWalk) push(name string) int {
+	l := len(w.abs)
+	w.abs = append(append(w.abs, '/'), name...)
+	return l
+}
+
+func (w *nodeWalk) pop(l int) { w.abs = w.abs[:l] }
+
+// skip calls the Skip option, if any, for the entry n named name at rel.
+func (w *nodeWalk) skip(rel, name string, n *node) bool {
+	if w.opts.Skip == nil {
+		return false
+	}
+	if len(w.infos) == 0 {
+		w.batch = min(max(2*w.batch, 4), 64)
+		w.infos = make([]memInfo, w.batch)
+	}
+	fi := &w.infos[0]
+	w.infos = w.infos[1:]
+	*fi = nodeInfo(name, n)
+	return w.opts.Skip(rel, fi)
+}
+
+// sorted pushes the sorted names of dir's entries on w.names and returns
+// the index of the first; the caller truncates w.names back to it.
+func (w *nodeWalk) sorted(dir *node) int {
+	base := len(w.names)
+	for name := range dir.children {
+		w.names = append(w.names, name)
+	}
+	slices.Sort(w.names[base:])
+	return base
+}
+
+// tree records the entries below dir, whose relative path is rel, in t;
+// w.abs holds dir's absolute name.
+func (w *nodeWalk) tree(m *MemFS, dir *node, rel string, t Tree) {
+	base := w.sorted(dir)
+	end := len(w.names)
+	for i := base; i < end; i++ {
+		name := w.names[i]
 		n := dir.children[name]
 		r := name
 		if rel != "" {
 			r = rel + "/" + name
 		}
-		childAbs := abs + "/" + name
-		if abs == "/" {
-			childAbs = "/" + name
-		}
-		if opts.Skip != nil && opts.Skip(r, infoOf(name, n)) {
+		if w.skip(r, name, n) {
 			continue
 		}
-		switch {
-		case n.isSymlink():
-			target, terr := m.walk(childAbs, walkFollow)
-			t[r] = Entry{Type: TypeSymlink, Target: n.target, TargetExists: terr == nil && target.n != nil}
-		case n.isDir():
-			t[r] = Entry{Type: TypeDir, Mode: n.mode.Perm()}
-			m.snapshotNode(n, childAbs, r, t, opts)
-		default:
-			t[r] = Entry{Type: TypeFile, Mode: n.mode.Perm(), Data: n.shareData()}
+		l := w.push(name)
+		t[r] = w.entry(m, n)
+		if n.isDir() {
+			w.tree(m, n, r, t)
 		}
+		w.pop(l)
 	}
+	w.names = w.names[:base]
+}
+
+// entry returns the snapshot entry of n, whose absolute name is w.abs.
+func (w *nodeWalk) entry(m *MemFS, n *node) Entry {
+	switch {
+	case n.isSymlink():
+		res, err := m.walk(string(w.abs), walkFollow)
+		return Entry{Type: TypeSymlink, Target: n.target, TargetExists: err == nil && res.n != nil}
+	case n.isDir():
+		return Entry{Type: TypeDir, Mode: n.mode.Perm()}
+	}
+	return Entry{Type: TypeFile, Mode: n.mode.Perm(), Data: n.shareData()}
 }
 
 // shareData returns the node's content for a snapshot without copying it:

@@ -1,6 +1,7 @@
 package vfs_test
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -38,23 +39,53 @@ func TestMemSnapshotMatchesGeneric(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, opts := range []vfs.SnapshotOptions{
-		{},
-		{Skip: func(rel string, info fs.FileInfo) bool { return strings.HasPrefix(rel, "skip") && info.IsDir() }},
+	// kept records the information each Skip call saw, read after the
+	// snapshot: values handed to Skip must stay as they were.
+	type kept map[string]fs.FileInfo
+	skipper := func(k kept) vfs.SnapshotOptions {
+		return vfs.SnapshotOptions{Skip: func(rel string, info fs.FileInfo) bool {
+			k[rel] = info
+			return strings.HasPrefix(rel, "skip") && info.IsDir()
+		}}
+	}
+	summary := func(k kept) map[string]string {
+		out := map[string]string{}
+		for rel, fi := range k {
+			out[rel] = fmt.Sprintf("%s %v %d %v", fi.Name(), fi.Mode(), fi.Size(), fi.ModTime())
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		root string
+		skip bool
+		min  int
+	}{
+		{root: "/r", min: 8},
+		{root: "/r", skip: true, min: 8},
+		{root: "/", skip: true, min: 9},
+		{root: "/r/abs/b", min: 1},
 	} {
-		fast, err := vfs.SnapshotWith(m, "/r", opts)
+		var fastOpts, slowOpts vfs.SnapshotOptions
+		fastKept, slowKept := kept{}, kept{}
+		if tc.skip {
+			fastOpts, slowOpts = skipper(fastKept), skipper(slowKept)
+		}
+		fast, err := vfs.SnapshotWith(m, tc.root, fastOpts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		slow, err := vfs.SnapshotWith(hidden{m}, "/r", opts)
+		slow, err := vfs.SnapshotWith(hidden{m}, tc.root, slowOpts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if d := cmp.Diff(slow, fast); d != "" {
-			t.Errorf("MemFS snapshot differs from the generic walk (-generic +memfs):\n%s", d)
+			t.Errorf("%s: MemFS snapshot differs from the generic walk (-generic +memfs):\n%s", tc.root, d)
 		}
-		if len(fast) < 8 {
-			t.Errorf("snapshot has %d entries; the tree was not built as intended", len(fast))
+		if d := cmp.Diff(summary(slowKept), summary(fastKept)); d != "" {
+			t.Errorf("%s: information given to Skip differs (-generic +memfs):\n%s", tc.root, d)
+		}
+		if len(fast) < tc.min || tc.skip && len(fastKept) < tc.min {
+			t.Errorf("%s: snapshot has %d entries, Skip saw %d; the tree was not built as intended", tc.root, len(fast), len(fastKept))
 		}
 	}
 	if _, err := vfs.Snapshot(m, "/outside"); err == nil {
