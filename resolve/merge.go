@@ -40,16 +40,23 @@ func mergeObjects(lower, higher *Object, path string, pf policyFunc) *Object {
 	if out == nil {
 		out = NewObject()
 	}
+	return mergeInto(out, higher, path, pf)
+}
+
+// mergeInto merges higher into dst in place and returns dst. dst must share
+// no mutable values with higher or with anything else the caller keeps;
+// higher is not modified and the result shares nothing with it.
+func mergeInto(dst, higher *Object, path string, pf policyFunc) *Object {
 	for _, k := range higher.keys {
 		hv := higher.vals[k]
-		lv, ok := out.vals[k]
+		lv, ok := dst.vals[k]
 		if !ok {
-			out.Set(k, CloneValue(hv))
+			dst.Set(k, CloneValue(hv))
 			continue
 		}
-		out.Set(k, mergeMember(lv, hv, joinPath(path, k), pf))
+		dst.vals[k] = mergeMember(lv, hv, joinPath(path, k), pf)
 	}
-	return out
+	return dst
 }
 
 func joinPath(parent, key string) string {
@@ -59,6 +66,8 @@ func joinPath(parent, key string) string {
 	return parent + "." + key
 }
 
+// mergeMember merges one member; lower belongs to the object being merged
+// into and may be modified in place.
 func mergeMember(lower, higher any, path string, pf policyFunc) any {
 	var p *policy
 	if pf != nil {
@@ -81,7 +90,7 @@ func mergeMember(lower, higher any, path string, pf policyFunc) any {
 	lo, lok := lower.(*Object)
 	ho, hok := higher.(*Object)
 	if lok && hok && lo != nil && ho != nil {
-		return mergeObjects(lo, ho, path, pf)
+		return mergeInto(lo, ho, path, pf)
 	}
 	return CloneValue(higher)
 }

@@ -147,11 +147,7 @@ func profileObject(p *Profile) *Object {
 	if p.Template != nil {
 		o.Set("template", *p.Template)
 	}
-	inherits := make([]any, len(p.Inherits))
-	for i, s := range p.Inherits {
-		inherits[i] = s
-	}
-	o.Set("inherits", inherits)
+	o.Set("inherits", inheritsValue(p))
 	o.Set("controls", p.Controls.Object)
 	if p.StatePersistence != nil {
 		o.Set("statePersistence", p.StatePersistence)
@@ -160,6 +156,15 @@ func profileObject(p *Profile) *Object {
 		o.Set("profileExport", *p.ProfileExport)
 	}
 	return o
+}
+
+// inheritsValue is p's inherits list as a document value.
+func inheritsValue(p *Profile) []any {
+	inherits := make([]any, len(p.Inherits))
+	for i, s := range p.Inherits {
+		inherits[i] = s
+	}
+	return inherits
 }
 
 // profileFromObject reads a merged document back into a profile.

@@ -42,7 +42,7 @@ func ResolveProfile(layers []Layer, id, project string) *Resolution {
 	}
 	acc := profileObject(res.Stack[0]).Clone()
 	for _, p := range res.Stack[1:] {
-		acc = mergeObjects(acc, profileObject(p), "", pf)
+		acc = mergeInto(acc, profileObject(p), "", pf)
 	}
 	top := res.Stack[len(res.Stack)-1]
 	if top.Template != nil && *top.Template {
@@ -68,11 +68,11 @@ func collapse(layers []Layer, pf policyFunc) map[string]*Profile {
 			defs[id] = top
 			continue
 		}
-		acc := profileObject(group[0])
+		acc := profileObject(group[0]).Clone()
 		for _, p := range group[1:] {
-			acc = mergeObjects(acc, profileObject(p), "", pf)
+			acc = mergeInto(acc, profileObject(p), "", pf)
 		}
-		acc.Set("inherits", profileObject(top).vals["inherits"])
+		acc.Set("inherits", inheritsValue(top))
 		if top.Template != nil && *top.Template {
 			acc.Set("template", true)
 		} else {

@@ -313,7 +313,7 @@ func mergeSettings(stack []*fileSettings) Settings {
 			s.RemoteSettings = slices.Clone(f.remoteSettings)
 		}
 		if f.customSettings != nil {
-			s.CustomSettings = mergeObjects(s.CustomSettings, f.customSettings, "", nil)
+			s.CustomSettings = mergeInto(s.CustomSettings, f.customSettings, "", nil)
 		}
 		// Absent sub-keys are "no opinion" here; upstream erases the lower
 		// value instead (see the package documentation).
