@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"net/url"
-	"path"
 	"regexp"
 	"strings"
 )
@@ -52,6 +51,20 @@ func SkillIdentity(entry any, project string) string {
 	return defaultKey(entry)
 }
 
+// slashPath reports whether p equals want, a '/'-separated path, when
+// every '.' in p counts as '/'.
+func slashPath(p, want string) bool {
+	if len(p) != len(want) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c != want[i] && (c != '.' || want[i] != '/') {
+			return false
+		}
+	}
+	return true
+}
+
 func npmName(spec string) string {
 	spec, _, _ = strings.Cut(spec, "#")
 	start := 0
@@ -95,10 +108,10 @@ func profilePolicies(project string) policyFunc {
 	}}
 	jobs := &policy{kind: policyAppendUnique}
 	return func(p string) *policy {
-		scope, key := path.Split(strings.ReplaceAll(p, ".", "/"))
-		switch scope {
-		case "controls/", "controls/pi/", "controls/claude/":
-		default:
+		// The path splits at its last '.' or '/', both separators alike.
+		i := strings.LastIndexAny(p, "./")
+		scope, key := p[:i+1], p[i+1:]
+		if !slashPath(scope, "controls/") && !slashPath(scope, "controls/pi/") && !slashPath(scope, "controls/claude/") {
 			if p == "controls.deepwork.jobs" {
 				return jobs
 			}

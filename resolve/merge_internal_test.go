@@ -209,3 +209,46 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+// TestProfilePolicyPaths checks the path rules on keys that contain the
+// separators: a path splits at its last '.' or '/', both counting alike,
+// as the original lookup through path.Split did.
+func TestProfilePolicyPaths(t *testing.T) {
+	t.Parallel()
+	pf := profilePolicies("/p")
+	tests := []struct {
+		path string
+		want arrayPolicy // -1: no rule
+	}{
+		{"controls.args", policyPrepend},
+		{"controls.pi.args", policyPrepend},
+		{"controls.claude.append_system_prompt", policyPrependList},
+		{"controls.appendSystemPrompt", policyPrependList},
+		{"controls.pi.extensions", policyUniqueBy},
+		{"controls.claude.skills", policyUniqueBy},
+		{"controls.deepwork.jobs", policyAppendUnique},
+		{"controls/args", policyPrepend},
+		{"controls.pi/args", policyPrepend},
+		{"controls/claude.skills", policyUniqueBy},
+		{"controls.deepwork/jobs", -1},
+		{"controls.other.args", -1},
+		{"controls.x/args", -1},
+		{"controls.model", -1},
+		{"args", -1},
+		{"controls", -1},
+		{"", -1},
+		{"xcontrols.args", -1},
+		{"controls.pix.args", -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			var got arrayPolicy = -1
+			if p := pf(tc.path); p != nil {
+				got = p.kind
+			}
+			if got != tc.want {
+				t.Fatalf("policy of %q = %d, want %d", tc.path, got, tc.want)
+			}
+		})
+	}
+}
