@@ -98,7 +98,7 @@ func (f *memFile) current(mutable bool) *node {
 					n = f.m.copyNode(n)
 					f.m.root = n
 				} else {
-					n = f.m.mutableChild(f.m.mutableDir(res.chain), res.base)
+					n = f.m.mutableChild(f.m.mutableDir(res.chain()), res.base)
 				}
 			}
 			f.last = n

@@ -92,10 +92,32 @@ func (m *MemFS) Clone() *MemFS {
 
 // walkResult is the outcome of resolving a name.
 type walkResult struct {
-	parent *node    // directory holding the final component
-	chain  []string // canonical names from the root to parent
-	base   string   // final component ("" for the root itself)
-	n      *node    // the entry, or nil when it does not exist
+	parent *node  // directory holding the final component
+	base   string // final component ("" for the root itself)
+	n      *node  // the entry, or nil when it does not exist
+
+	// With walkChain, the canonical names from the root to parent: the
+	// first chainLen of chainArr, or chainBig when they do not fit (a
+	// mutation of a shallow path allocates nothing for its chain).
+	chainArr [12]string
+	chainLen int
+	chainBig []string
+}
+
+// chain returns the canonical names from the root to the parent.
+func (r *walkResult) chain() []string {
+	if r.chainBig != nil {
+		return r.chainBig
+	}
+	return r.chainArr[:r.chainLen]
+}
+
+func (r *walkResult) setChain(names []string) {
+	if len(names) > len(r.chainArr) {
+		r.chainBig = slices.Clone(names)
+		return
+	}
+	r.chainLen = copy(r.chainArr[:], names)
 }
 
 const (
@@ -138,7 +160,7 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 				res.parent = stack[len(stack)-2]
 				res.base = names[len(names)-1]
 				if flags&walkChain != 0 {
-					res.chain = slices.Clone(names[:len(names)-1])
+					res.setChain(names[:len(names)-1])
 				}
 			}
 			return res, nil
@@ -148,7 +170,7 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 		if i >= 0 {
 			comp, more = rest[:i], rest[i:]
 		}
-		last := strings.Trim(more, "/") == ""
+		last := onlySlashes(more)
 		cur := stack[len(stack)-1]
 		if !cur.isDir() {
 			return walkResult{}, syscall.ENOTDIR
@@ -175,7 +197,7 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 			}
 			res := walkResult{parent: cur, base: comp}
 			if flags&walkChain != 0 {
-				res.chain = slices.Clone(names)
+				res.setChain(names)
 			}
 			if trailingSlash {
 				res.base = comp // caller decides; a missing entry with a slash is only creatable as a directory
@@ -204,7 +226,7 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 			}
 			res := walkResult{parent: cur, base: comp, n: child}
 			if flags&walkChain != 0 {
-				res.chain = slices.Clone(names)
+				res.setChain(names)
 			}
 			return res, nil
 		}
@@ -212,6 +234,16 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 		names = append(names, comp)
 		rest = more
 	}
+}
+
+// onlySlashes reports whether s holds nothing but slashes.
+func onlySlashes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '/' {
+			return false
+		}
+	}
+	return true
 }
 
 // mutableDir returns this file system's own copy of the directory reached
@@ -454,7 +486,7 @@ func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, 
 		if res.parent == nil {
 			return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
 		}
-		n = m.mutableChild(m.mutableDir(res.chain), res.base)
+		n = m.mutableChild(m.mutableDir(res.chain()), res.base)
 		if flag&os.O_TRUNC != 0 {
 			n.data = nil
 			n.ownData.Store(true)
@@ -468,7 +500,7 @@ func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, 
 	if strings.HasSuffix(name, "/") {
 		return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
 	}
-	parent := m.mutableDir(res.chain)
+	parent := m.mutableDir(res.chain())
 	n := m.newNode(perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
 	n.ownData.Store(true)
 	parent.children[res.base] = n
@@ -480,7 +512,7 @@ func canonical(res walkResult) string {
 	if res.parent == nil {
 		return "/"
 	}
-	return "/" + strings.Join(append(slices.Clone(res.chain), res.base), "/")
+	return "/" + strings.Join(append(slices.Clone(res.chain()), res.base), "/")
 }
 
 // Mkdir creates a directory like os.Mkdir; a final symbolic link, even a
@@ -502,7 +534,7 @@ func (m *MemFS) mkdirLocked(name string, perm fs.FileMode) error {
 	if res.n != nil {
 		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.EEXIST}
 	}
-	parent := m.mutableDir(res.chain)
+	parent := m.mutableDir(res.chain())
 	n := m.newNode(fs.ModeDir | perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetgid|fs.ModeSticky))
 	parent.children[res.base] = n
 	parent.mtime = n.mtime
@@ -671,7 +703,7 @@ func (m *MemFS) Remove(name string) error {
 	case res.n.isDir() && len(res.n.children) > 0:
 		return &fs.PathError{Op: "remove", Path: name, Err: syscall.ENOTEMPTY}
 	}
-	parent := m.mutableDir(res.chain)
+	parent := m.mutableDir(res.chain())
 	delete(parent.children, res.base)
 	parent.mtime = m.clock()
 	return nil
@@ -714,7 +746,7 @@ func (m *MemFS) RemoveAll(name string) error {
 	if res.parent == nil {
 		return &fs.PathError{Op: "unlinkat", Path: name, Err: syscall.EBUSY}
 	}
-	parent := m.mutableDir(res.chain)
+	parent := m.mutableDir(res.chain())
 	delete(parent.children, res.base)
 	parent.mtime = m.clock()
 	return nil
@@ -763,18 +795,18 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	if dst.n == src.n {
 		return nil
 	}
-	srcPath := append(slices.Clone(src.chain), src.base)
+	srcPath := append(slices.Clone(src.chain()), src.base)
 	if dst.n != nil {
 		// newname must not be an ancestor of oldname (the kernel's rename
 		// trap): ENOTEMPTY, whatever the types.
-		dstPath := append(slices.Clone(dst.chain), dst.base)
+		dstPath := append(slices.Clone(dst.chain()), dst.base)
 		if len(srcPath) > len(dstPath) && slices.Equal(srcPath[:len(dstPath)], dstPath) {
 			return lerr(syscall.ENOTEMPTY)
 		}
 	}
 	if src.n.isDir() {
 		// newname must not lie inside oldname's subtree.
-		if len(dst.chain) >= len(srcPath) && slices.Equal(dst.chain[:len(srcPath)], srcPath) {
+		if len(dst.chain()) >= len(srcPath) && slices.Equal(dst.chain()[:len(srcPath)], srcPath) {
 			return lerr(syscall.EINVAL)
 		}
 		if dst.n != nil {
@@ -792,11 +824,11 @@ func (m *MemFS) Rename(oldname, newname string) error {
 		return lerr(syscall.ENOTDIR)
 	}
 	now := m.clock()
-	sp := m.mutableDir(src.chain)
+	sp := m.mutableDir(src.chain())
 	moved := sp.children[src.base]
 	delete(sp.children, src.base)
 	sp.mtime = now
-	dp := m.mutableDir(dst.chain)
+	dp := m.mutableDir(dst.chain())
 	dp.children[dst.base] = moved
 	dp.mtime = now
 	m.renameHandles(canonical(src), canonical(dst))
@@ -827,7 +859,7 @@ func (m *MemFS) Symlink(oldname, newname string) error {
 	if strings.HasSuffix(newname, "/") {
 		return lerr(syscall.ENOENT)
 	}
-	parent := m.mutableDir(res.chain)
+	parent := m.mutableDir(res.chain())
 	n := m.newNode(fs.ModeSymlink | 0o777)
 	n.target = oldname
 	parent.children[res.base] = n
@@ -879,7 +911,7 @@ func (m *MemFS) mutableTarget(op, name string) (*node, error) {
 		}
 		return m.root, nil
 	}
-	return m.mutableChild(m.mutableDir(res.chain), res.base), nil
+	return m.mutableChild(m.mutableDir(res.chain()), res.base), nil
 }
 
 var _ ReadWriteFS = (*MemFS)(nil)
