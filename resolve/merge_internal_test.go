@@ -1,7 +1,9 @@
 package resolve
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -141,6 +143,15 @@ func TestParseYAMLStructure(t *testing.T) {
 		{name: "non-string keys become strings", src: "1: a\ntrue: b\n~: c\n", want: `{"1":"a","true":"b","":"c"}`},
 		{name: "1 and '1' are different keys, later value wins", src: "1: a\n'1': b\n", want: `{"1":"b"}`},
 		{name: "duplicate keys", src: "a: 1\na: 2\n", wantErr: "YAMLParseError: line 2: Map keys must be unique"},
+		{name: "1 and 1.0 are the same key", src: "1: a\n1.0: b\n", wantErr: "YAMLParseError: line 2: Map keys must be unique"},
+		{name: "0 and -0 are the same key", src: "0: a\n-0: b\n", wantErr: "YAMLParseError: line 2: Map keys must be unique"},
+		{name: "null and ~ are the same key", src: "null: a\n~: b\n", wantErr: "YAMLParseError: line 2: Map keys must be unique"},
+		{name: "NaN keys are never equal", src: ".nan: a\n.NaN: b\n", want: `{"NaN":"b"}`},
+		{name: "collection keys are never equal", src: "? [a]\n: 1\n? [a]\n: 2\n", want: `{"[\"a\"]":2}`},
+		{name: "an aliased key is compared by value", src: "a: &k x\n*k : 1\nx: 2\n", wantErr: "YAMLParseError: line 3: Map keys must be unique"},
+		{name: "keys of nested mappings are apart", src: "a: {a: 1, b: {a: 2}}\nb: {a: 3}\n", want: `{"a":{"a":1,"b":{"a":2}},"b":{"a":3}}`},
+		{name: "duplicate in a big mapping", src: bigMappingDoc(40, "k7"), wantErr: "YAMLParseError: line 41: Map keys must be unique"},
+		{name: "big mapping without duplicates", src: bigMappingDoc(40, "'7'"), want: bigMappingJSON(40)},
 		{name: "several documents", src: "a: 1\n---\nb: 2\n", wantErr: "YAMLParseError: Source contains multiple documents; please use YAML.parseAllDocuments()"},
 		{name: "alias bombs are refused", src: bomb(), wantErr: "YAMLParseError: Excessive alias count indicates a resource exhaustion attack"},
 		{name: "a comment-only document is null", src: "# nothing\n", want: "null"},
@@ -164,6 +175,26 @@ func TestParseYAMLStructure(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bigMappingDoc is a mapping of n keys k0..k(n-1) with value 0 and a last
+// key extra with value 1.
+func bigMappingDoc(n int, extra string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "k%d: 0\n", i)
+	}
+	fmt.Fprintf(&b, "%s: 1\n", extra)
+	return b.String()
+}
+
+// bigMappingJSON is the text of bigMappingDoc(n, "'7'").
+func bigMappingJSON(n int) string {
+	parts := []string{`"7":1`}
+	for i := range n {
+		parts = append(parts, fmt.Sprintf(`"k%d":0`, i))
+	}
+	return "{" + strings.Join(parts, ",") + "}"
 }
 
 // bomb is a "billion laughs" document: ten levels of ten aliases each.

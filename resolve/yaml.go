@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,7 +41,7 @@ func parseYAML(data []byte) (any, error) {
 		}
 		return nil, errors.New(yamlErrorPrefix + "Source contains multiple documents; please use YAML.parseAllDocuments()")
 	}
-	c := converter{active: make(map[*yaml.Node]bool)}
+	var c converter
 	return c.value(&doc)
 }
 
@@ -50,15 +50,48 @@ func yamlError(err error) error {
 	return errors.New(yamlErrorPrefix + msg)
 }
 
+// converter turns a node tree into a document value, counting the values
+// it builds so that aliases cannot blow a small file up.
 type converter struct {
-	nodes  int
-	active map[*yaml.Node]bool
+	nodes int
+	// active holds the collections being converted, innermost last: an
+	// alias to one of them would recurse for ever.
+	active []*yaml.Node
+	// seen holds the keys of the mappings being converted, innermost last.
+	seen []mapKey
+}
+
+// mapKey is a decoded mapping key compared as upstream does: strings by
+// text, other scalars by value (NaN never equal), collections never equal.
+type mapKey struct {
+	str        string
+	val        any
+	isStr      bool
+	collection bool
+}
+
+func (k mapKey) same(o mapKey) bool {
+	if k.collection || o.collection || k.isStr != o.isStr {
+		return false
+	}
+	if k.isStr {
+		return k.str == o.str
+	}
+	return k.val == o.val
+}
+
+// count accounts for one more value.
+func (c *converter) count() error {
+	c.nodes++
+	if c.nodes > maxYAMLNodes {
+		return errors.New(yamlErrorPrefix + "Excessive alias count indicates a resource exhaustion attack")
+	}
+	return nil
 }
 
 func (c *converter) value(n *yaml.Node) (any, error) {
-	c.nodes++
-	if c.nodes > maxYAMLNodes {
-		return nil, errors.New(yamlErrorPrefix + "Excessive alias count indicates a resource exhaustion attack")
+	if err := c.count(); err != nil {
+		return nil, err
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -70,15 +103,15 @@ func (c *converter) value(n *yaml.Node) (any, error) {
 		if n.Alias == nil {
 			return nil, errors.New(yamlErrorPrefix + "unresolved alias")
 		}
-		if c.active[n.Alias] {
+		if slices.Contains(c.active, n.Alias) {
 			return nil, fmt.Errorf("%sline %d: alias *%s refers to a node that contains it", yamlErrorPrefix, n.Line, n.Value)
 		}
 		return c.value(n.Alias)
 	case yaml.ScalarNode:
 		return scalarValue(n), nil
 	case yaml.SequenceNode:
-		c.active[n] = true
-		defer delete(c.active, n)
+		c.active = append(c.active, n)
+		defer c.pop()
 		list := make([]any, 0, len(n.Content))
 		for _, e := range n.Content {
 			v, err := c.value(e)
@@ -89,38 +122,102 @@ func (c *converter) value(n *yaml.Node) (any, error) {
 		}
 		return list, nil
 	case yaml.MappingNode:
-		c.active[n] = true
-		defer delete(c.active, n)
+		c.active = append(c.active, n)
+		defer c.pop()
 		return c.mapping(n)
 	}
 	return nil, fmt.Errorf("%sunsupported node kind %d", yamlErrorPrefix, n.Kind)
 }
 
+func (c *converter) pop() { c.active = c.active[:len(c.active)-1] }
+
+// bigMapping is the number of keys above which duplicate keys are looked
+// up in a map rather than by scanning.
+const bigMapping = 32
+
 func (c *converter) mapping(n *yaml.Node) (*Object, error) {
-	obj := NewObject()
-	seen := make(map[any]bool)
+	size := len(n.Content) / 2
+	obj := &Object{keys: make([]string, 0, size), vals: make(map[string]any, size)}
+	start := len(c.seen)
+	defer func() { c.seen = c.seen[:start] }()
+	var index map[mapKey]bool
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
-		k, err := c.value(kn)
+		k, err := c.key(kn)
 		if err != nil {
 			return nil, err
 		}
-		switch k.(type) {
-		case *Object, []any:
-			// Collection keys are never considered equal.
-		default:
-			if seen[k] {
+		if !k.collection {
+			dup := false
+			if index != nil {
+				dup = index[k]
+				index[k] = true
+			} else {
+				for _, s := range c.seen[start:] {
+					if s.same(k) {
+						dup = true
+						break
+					}
+				}
+				c.seen = append(c.seen, k)
+				if len(c.seen)-start > bigMapping {
+					index = make(map[mapKey]bool, size)
+					for _, s := range c.seen[start:] {
+						index[s] = true
+					}
+				}
+			}
+			if dup {
 				return nil, fmt.Errorf("%sline %d: Map keys must be unique", yamlErrorPrefix, kn.Line)
 			}
-			seen[k] = true
 		}
 		v, err := c.value(vn)
 		if err != nil {
 			return nil, err
 		}
-		obj.Set(keyString(k), v)
+		obj.Set(k.text(), v)
 	}
 	return obj, nil
+}
+
+// text is the object key of k, as JavaScript's String() would give it.
+func (k mapKey) text() string {
+	if k.isStr {
+		return k.str
+	}
+	return keyString(k.val)
+}
+
+// key decodes a mapping key; a scalar key that is a string does not go
+// through an interface value.
+func (c *converter) key(n *yaml.Node) (mapKey, error) {
+	if n.Kind == yaml.ScalarNode {
+		if err := c.count(); err != nil {
+			return mapKey{}, err
+		}
+		if stringStyle(n) {
+			return mapKey{str: n.Value, isStr: true}, nil
+		}
+		if v, ok := coreNonString(n.Value); ok {
+			return mapKey{val: v}, nil
+		}
+		return mapKey{str: n.Value, isStr: true}, nil
+	}
+	v, err := c.value(n)
+	if err != nil {
+		return mapKey{}, err
+	}
+	return keyOf(v), nil
+}
+
+func keyOf(v any) mapKey {
+	switch v := v.(type) {
+	case string:
+		return mapKey{str: v, isStr: true}
+	case *Object, []any:
+		return mapKey{val: v, collection: true}
+	}
+	return mapKey{val: v}
 }
 
 // keyString turns a decoded key into an object key like JavaScript's
@@ -139,61 +236,120 @@ func keyString(k any) string {
 	return string(Stringify(k, ""))
 }
 
-var (
-	reInt   = regexp.MustCompile(`^[-+]?[0-9]+$`)
-	reOct   = regexp.MustCompile(`^0o[0-7]+$`)
-	reHex   = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
-	reFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-	reInf   = regexp.MustCompile(`^[-+]?\.(inf|Inf|INF)$`)
-	reNaN   = regexp.MustCompile(`^\.(nan|NaN|NAN)$`)
-)
-
 // scalarValue resolves a scalar with the YAML 1.2 core schema. Quoted and
 // block scalars are strings; an explicit !!str tag keeps the text.
 func scalarValue(n *yaml.Node) any {
-	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-		return n.Value
-	}
-	if n.Style&yaml.TaggedStyle != 0 && n.ShortTag() == "!!str" {
+	if stringStyle(n) {
 		return n.Value
 	}
 	return coreScalar(n.Value)
 }
 
+// stringStyle reports whether a scalar is a string whatever its text.
+func stringStyle(n *yaml.Node) bool {
+	return n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 ||
+		n.Style&yaml.TaggedStyle != 0 && n.ShortTag() == "!!str"
+}
+
+// coreScalar resolves a plain scalar with the YAML 1.2 core schema: null,
+// booleans, decimal, octal (0o) and hexadecimal (0x) integers, floats,
+// infinities and NaN; anything else is the string itself.
 func coreScalar(s string) any {
-	switch s {
-	case "", "~", "null", "Null", "NULL":
-		return nil
-	case "true", "True", "TRUE":
-		return true
-	case "false", "False", "FALSE":
-		return false
-	}
-	switch {
-	case reInt.MatchString(s):
-		f, _ := strconv.ParseFloat(s, 64)
-		return f
-	case reOct.MatchString(s):
-		return parseRadix(s[2:], 8)
-	case reHex.MatchString(s):
-		return parseRadix(s[2:], 16)
-	case reFloat.MatchString(s):
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			// Out of range: ParseFloat returns ±Inf, as JavaScript does.
-			return f
-		}
-		return f
-	case reInf.MatchString(s):
-		if s[0] == '-' {
-			return math.Inf(-1)
-		}
-		return math.Inf(1)
-	case reNaN.MatchString(s):
-		return math.NaN()
+	if v, ok := coreNonString(s); ok {
+		return v
 	}
 	return s
 }
+
+// coreNonString is the value of a plain scalar that the core schema does
+// not resolve to a string, and false for a string.
+func coreNonString(s string) (any, bool) {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return nil, true
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
+		return math.Inf(1), true
+	case "-.inf", "-.Inf", "-.INF":
+		return math.Inf(-1), true
+	case ".nan", ".NaN", ".NAN":
+		return math.NaN(), true
+	}
+	// Every number starts with a digit, a sign or a point.
+	if c := s[0]; !isDigit(c) && c != '-' && c != '+' && c != '.' {
+		return nil, false
+	}
+	switch {
+	case len(s) > 2 && s[:2] == "0o" && allBytes(s[2:], isOctal):
+		return parseRadix(s[2:], 8), true
+	case len(s) > 2 && s[:2] == "0x" && allBytes(s[2:], isHex):
+		return parseRadix(s[2:], 16), true
+	case isCoreFloat(s):
+		// Integers are floats too. Out of range, ParseFloat returns ±Inf,
+		// as JavaScript does.
+		f, _ := strconv.ParseFloat(s, 64)
+		return f, true
+	}
+	return nil, false
+}
+
+// isCoreFloat reports whether s matches the core schema's float (and so
+// integer) pattern [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?.
+func isCoreFloat(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	intDigits := digitRun(s[i:])
+	i += intDigits
+	if i < len(s) && s[i] == '.' {
+		i++
+		frac := digitRun(s[i:])
+		i += frac
+		if intDigits == 0 && frac == 0 {
+			return false
+		}
+	} else if intDigits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		exp := digitRun(s[i:])
+		if exp == 0 {
+			return false
+		}
+		i += exp
+	}
+	return i == len(s)
+}
+
+// digitRun returns the number of leading ASCII digits of s.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n
+}
+
+func allBytes(s string, ok func(byte) bool) bool {
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+func isHex(c byte) bool   { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // parseRadix converts digits of any length to the nearest float64, like
 // JavaScript's parseInt.
