@@ -82,15 +82,16 @@ func buildProfile(doc *Object) *Profile {
 // internal, which differ in the profile_export key) around the given state
 // persistence and controls mappings.
 func readProfile(o *Object, exportKey string, state, controls *Object) *Profile {
+	var fs fieldStore
 	p := &Profile{
 		ID:               str(o, "id"),
-		Label:            stringField(o, "label"),
-		Description:      stringField(o, "description"),
+		Label:            fs.str(o, "label"),
+		Description:      fs.str(o, "description"),
 		Template:         boolField(o, "template"),
 		Inherits:         stringList(o, "inherits"),
 		ProfileExport:    boolField(o, exportKey),
 		StatePersistence: state,
-		Controls:         readControls(controls, true),
+		Controls:         readControls(controls, true, &fs),
 	}
 	if p.Inherits == nil {
 		p.Inherits = []string{}
@@ -118,7 +119,7 @@ func cloneProfile(p *Profile) *Profile {
 		Inherits:         slices.Clone(p.Inherits),
 		ProfileExport:    clonePtr(p.ProfileExport),
 		StatePersistence: p.StatePersistence.Clone(),
-		Controls:         readControls(p.Controls.Object.Clone(), true),
+		Controls:         readControls(p.Controls.Object.Clone(), true, new(fieldStore)),
 	}
 	if q.Inherits == nil {
 		q.Inherits = []string{}
@@ -178,16 +179,16 @@ func profileFromObject(o *Object) *Profile {
 }
 
 // readControls builds the typed view of a controls mapping; nested reads
-// the pi and claude blocks too.
-func readControls(o *Object, nested bool) Controls {
+// the pi and claude blocks too. String fields are copies kept in fs.
+func readControls(o *Object, nested bool, fs *fieldStore) Controls {
 	c := Controls{
 		Object:             o,
-		Model:              stringField(o, "model"),
-		Provider:           stringField(o, "provider"),
-		Thinking:           stringField(o, "thinking"),
-		SessionDirectory:   twinString(o, 0),
-		PromptTemplate:     twinString(o, 1),
-		SystemPrompt:       twinString(o, 2),
+		Model:              fs.str(o, "model"),
+		Provider:           fs.str(o, "provider"),
+		Thinking:           fs.str(o, "thinking"),
+		SessionDirectory:   fs.twin(o, 0),
+		PromptTemplate:     fs.twin(o, 1),
+		SystemPrompt:       fs.twin(o, 2),
 		Args:               stringList(o, "args"),
 		Extensions:         stringList(o, "extensions"),
 		Skills:             readSkills(o.vals["skills"]),
@@ -200,7 +201,7 @@ func readControls(o *Object, nested bool) Controls {
 		}
 		for _, agent := range []string{AgentPi, AgentClaude} {
 			if a, ok := o.vals[agent].(*Object); ok {
-				ac := readControls(a, false)
+				ac := readControls(a, false, fs)
 				if agent == AgentPi {
 					ac.AllowExternalDeepworkJobs = boolField(a, "allow_external_deepwork_jobs")
 					c.Pi = &ac
@@ -213,11 +214,30 @@ func readControls(o *Object, nested bool) Controls {
 	return c
 }
 
-func twinString(o *Object, i int) *string {
-	if s := stringField(o, twins[i][0]); s != nil {
+// fieldStore holds the copies behind the optional string fields of one
+// profile, several to an allocation. A pointer it returns stays valid and
+// distinct from every other; nothing else refers to the strings.
+type fieldStore struct{ strs []string }
+
+// str returns a pointer to a copy of o's string value for key, or nil.
+func (fs *fieldStore) str(o *Object, key string) *string {
+	s, ok := o.vals[key].(string)
+	if !ok {
+		return nil
+	}
+	if len(fs.strs) == cap(fs.strs) {
+		fs.strs = make([]string, 0, 8)
+	}
+	fs.strs = append(fs.strs, s)
+	return &fs.strs[len(fs.strs)-1]
+}
+
+// twin reads the snake_case spelling of twins[i], else the camelCase one.
+func (fs *fieldStore) twin(o *Object, i int) *string {
+	if s := fs.str(o, twins[i][0]); s != nil {
 		return s
 	}
-	return stringField(o, twins[i][1])
+	return fs.str(o, twins[i][1])
 }
 
 func readSkills(v any) []Skill {
