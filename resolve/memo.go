@@ -1,11 +1,17 @@
 package resolve
 
-import "sync"
+import (
+	"encoding/binary"
+	"slices"
+	"sync"
+)
 
 // Cache memoizes the expensive part of loading a settings or profile file:
 // YAML parsing, schema validation and conversion, keyed by the file's name
-// and exact content. Runs that read the same files again (every scenario of
-// a fixture, every case of a property test) parse each distinct file once.
+// and exact content; and the flattening of a profile, keyed by the selected
+// id, the project and the cached profiles it read. Runs that read the same
+// files again (every scenario of a fixture, every case of a property test)
+// parse each distinct file and flatten each distinct stack once.
 // A Cache is safe for concurrent use; give one to [Options].Cache. Results
 // are identical with and without it, and a caller may modify a [Result]
 // freely: what the cache holds is never modified and never handed out,
@@ -14,7 +20,14 @@ import "sync"
 type Cache struct {
 	mu      sync.Mutex
 	entries map[memoKey]*cachedDoc
-	limit   int
+	// serials numbers the profiles of entries, never reusing a number, so
+	// that a set of cached profiles has a stable name.
+	serials map[*Profile]uint64
+	next    uint64
+	// resolutions memoizes ResolveProfile over cached profiles, keyed by
+	// resolutionKey.
+	resolutions map[string]*memoResolution
+	limit       int
 }
 
 // NewCache returns an empty cache.
@@ -52,10 +65,21 @@ func (c *Cache) put(k memoKey, e *cachedDoc) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.entries == nil || len(c.entries) >= c.limit {
-		c.entries = make(map[memoKey]*cachedDoc)
+	if c.entries == nil || len(c.entries)+len(c.resolutions) >= c.limit {
+		c.reset()
 	}
 	c.entries[k] = e
+	if e.profile != nil {
+		c.next++
+		c.serials[e.profile] = c.next
+	}
+}
+
+// reset empties the cache; the caller holds mu.
+func (c *Cache) reset() {
+	c.entries = make(map[memoKey]*cachedDoc)
+	c.serials = make(map[*Profile]uint64)
+	c.resolutions = make(map[string]*memoResolution)
 }
 
 // settingsFile parses, validates and converts a settings file, through the
@@ -96,4 +120,94 @@ func (c *Cache) parseProfile(data []byte, slug, file string) (*Profile, *Issue) 
 	}
 	c.put(k, e)
 	return e.profile, issue
+}
+
+// memoResolution is a resolution over cached profiles and the ids of its
+// stack. Invariant: like a cachedDoc, it is never modified and its profiles
+// never reach a caller.
+type memoResolution struct {
+	res *Resolution
+	ids []string
+}
+
+// resolveProfile is [ResolveProfile] through the cache, for layers whose
+// profiles come from it. The result is the caller's own: its profiles are
+// copies, its layers are the given ones with their profiles replaced by
+// those copies (one copy per distinct profile, so that a stack entry that
+// is also a layer's profile stays the same pointer).
+func (c *Cache) resolveProfile(layers []Layer, id, project string) *Resolution {
+	if c == nil {
+		return ResolveProfile(layers, id, project)
+	}
+	key, ok := c.resolutionKey(layers, id, project)
+	var memo *memoResolution
+	if ok {
+		c.mu.Lock()
+		memo = c.resolutions[key]
+		c.mu.Unlock()
+	}
+	if memo == nil {
+		r := ResolveProfile(layers, id, project)
+		memo = &memoResolution{res: r}
+		for _, l := range r.Layers {
+			if !slices.Contains(memo.ids, l.ID) {
+				memo.ids = append(memo.ids, l.ID)
+			}
+		}
+		if ok {
+			c.mu.Lock()
+			if c.resolutions != nil && len(c.entries)+len(c.resolutions) < c.limit {
+				c.resolutions[key] = memo
+			}
+			c.mu.Unlock()
+		}
+	}
+	copies := make(map[*Profile]*Profile, len(memo.ids))
+	own := func(p *Profile) *Profile {
+		q, ok := copies[p]
+		if !ok {
+			q = cloneProfile(p)
+			copies[p] = q
+		}
+		return q
+	}
+	res := &Resolution{Issues: memo.res.Issues}
+	if memo.res.Profile != nil {
+		res.Profile = cloneProfile(memo.res.Profile)
+	}
+	for _, p := range memo.res.Stack {
+		res.Stack = append(res.Stack, own(p))
+	}
+	for _, id := range memo.ids {
+		for _, l := range layers {
+			if l.ID == id {
+				l.Profile = own(l.Profile)
+				res.Layers = append(res.Layers, l)
+			}
+		}
+	}
+	return res
+}
+
+// resolutionKey names a resolution by the selected id, the project and
+// the serial numbers of the layers' profiles in order; false when a
+// profile is not (or no longer) in the cache. Layers with the same
+// profiles resolve alike: ResolveProfile reads nothing else of a layer
+// but its id, which is its profile's.
+func (c *Cache) resolutionKey(layers []Layer, id, project string) (string, bool) {
+	b := make([]byte, 0, len(id)+len(project)+2+8*len(layers))
+	b = append(b, id...)
+	b = append(b, 0)
+	b = append(b, project...)
+	b = append(b, 0)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range layers {
+		n, ok := c.serials[l.Profile]
+		if !ok {
+			return "", false
+		}
+		b = binary.LittleEndian.AppendUint64(b, n)
+	}
+	return string(b), true
 }

@@ -18,11 +18,11 @@ func cacheTree(t *testing.T) vfstest.Tree {
 		"home/.outfitter/settings.yml": file("default_profile: child\nprofile_export: true\nstartup: {ascii_art: false}\n" +
 			"profile_sources:\n  - path: ./profiles\n    except: [ghost]\n  - path: ../extra\n" +
 			"custom_settings:\n  team: {size: 3, tags: [a, b]}\n"),
-		"home/.outfitter/profiles/base/profile.yml": file("id: base\nlabel: Base\ncontrols:\n  model: base-model\n  args: [--a]\n" +
+		"home/.outfitter/profiles/base/profile.yml": file("id: base\nlabel: Base\ncontrols:\n  model: base-model\n  args: [--a]\n  extensions: [./ext]\n" +
 			"  environment: {A: '1'}\n  skills: [{id: s1, references: [{file: r.md}]}]\n  pi: {session_directory: ./pi, args: [--p]}\n" +
 			"state_persistence:\n  sessions: symlink\n"),
 		"home/.outfitter/profiles/child/profile.yml": file("inherits: [base]\nlabel: Child\ncontrols:\n  environment: {B: '2'}\n" +
-			"  session_directory: ./s\n  append_system_prompt: [hello, {file: p.md}]\n  deepwork: {jobs: [j1]}\n"),
+			"  session_directory: ./s\n  extensions: [../project/ext]\n  append_system_prompt: [hello, {file: p.md}]\n  deepwork: {jobs: [j1]}\n"),
 		"home/.outfitter/profiles/ghost.yml": file("id: ghost\n"),
 		"home/extra/child.yml":               file("inherits: [base]\ndescription: Extra\ncontrols:\n  extensions: [npm:x]\n  claude: {model: c}\n"),
 		"project/.outfitter/settings.yml":    file("default_agent: claude\n"),
@@ -88,6 +88,66 @@ func TestCacheResultsAreIndependent(t *testing.T) {
 	}
 	if after := string(resolve.Stringify(second.Profile.Controls.Object, "")); after != before {
 		t.Fatalf("controls changed from %s to %s", before, after)
+	}
+}
+
+// TestCacheFollowsOptionsAndFiles runs a sequence of loads on one cache,
+// changing the selected profile, the project and file contents in
+// between: each load must equal a load without the cache, so no memoized
+// file or resolution is reused for inputs it was not made from.
+func TestCacheFollowsOptionsAndFiles(t *testing.T) {
+	t.Parallel()
+	fsys := memTree(t, cacheTree(t))
+	cache := resolve.NewCache()
+	steps := []struct {
+		name  string
+		write map[string]string // file (below /w) -> new content
+		opts  resolve.Options
+	}{
+		{name: "default profile", opts: resolve.Options{Home: home, Project: project}},
+		{name: "another profile", opts: resolve.Options{Home: home, Project: project, ProfileID: "base"}},
+		{name: "back to the default", opts: resolve.Options{Home: home, Project: project}},
+		{name: "another project", opts: resolve.Options{Home: home, Project: "/w/other"}},
+		{name: "missing profile", opts: resolve.Options{Home: home, Project: project, ProfileID: "nobody"}},
+		{
+			name:  "a parent changes",
+			write: map[string]string{"home/.outfitter/profiles/base/profile.yml": "controls:\n  model: new-model\n  args: [--b]\n"},
+			opts:  resolve.Options{Home: home, Project: project},
+		},
+		{
+			name:  "a definition moves between sources",
+			write: map[string]string{"home/extra/child.yml": "id: base\nlabel: Moved\n"},
+			opts:  resolve.Options{Home: home, Project: project},
+		},
+		{
+			name:  "a cycle",
+			write: map[string]string{"home/.outfitter/profiles/base/profile.yml": "inherits: [child]\n"},
+			opts:  resolve.Options{Home: home, Project: project},
+		},
+		{
+			name:  "filters change",
+			write: map[string]string{"project/.outfitter/settings.yml": "profile_sources:\n  - path: ../../home/.outfitter/profiles\n    only: [child]\n"},
+			opts:  resolve.Options{Home: home, Project: project, ProfileID: "child"},
+		},
+	}
+	for _, st := range steps {
+		for name, text := range st.write {
+			if err := fsys.WriteFile("/w/"+name, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, wantErr := resolve.Load(fsys, st.opts)
+		opts := st.opts
+		opts.Cache = cache
+		for i := range 2 {
+			got, err := resolve.Load(fsys, opts)
+			if (wantErr == nil) != (err == nil) || wantErr != nil && wantErr.Error() != err.Error() {
+				t.Fatalf("%s, load %d: error %v, want %v", st.name, i, err, wantErr)
+			}
+			if d := cmp.Diff(want, got, objectComparer); d != "" {
+				t.Fatalf("%s, load %d (-without +with cache):\n%s", st.name, i, d)
+			}
+		}
 	}
 }
 

@@ -47,7 +47,7 @@ func Load(fsys FS, opts Options) (*Result, error) {
 	if id == "" {
 		return nil, ErrNoProfile
 	}
-	res := ResolveProfile(layers, id, opts.Project)
+	res := opts.Cache.resolveProfile(layers, id, opts.Project)
 	if len(res.Issues) > 0 {
 		return nil, &ResolveError{ID: id, Issues: res.Issues}
 	}
@@ -83,9 +83,6 @@ func Load(fsys FS, opts Options) (*Result, error) {
 		ProfilePaths:   []string{},
 		ProfileFolders: []string{},
 	}
-	if opts.Cache != nil {
-		unshare(out)
-	}
 	for _, l := range res.Layers {
 		out.ProfilePaths = append(out.ProfilePaths, l.ProfilePath)
 		if l.ResourceRoot != "" {
@@ -93,28 +90,6 @@ func Load(fsys FS, opts Options) (*Result, error) {
 		}
 	}
 	return out, nil
-}
-
-// unshare replaces the profiles of r's layers and stack, which may be
-// shared with a [Cache], by copies, keeping the identity of a stack entry
-// that is also a layer's profile. The flattened profile, the settings and
-// the sources are built afresh by every Load and need no copy.
-func unshare(r *Result) {
-	copies := make(map[*Profile]*Profile, len(r.Layers))
-	for i := range r.Layers {
-		p := r.Layers[i].Profile
-		c, ok := copies[p]
-		if !ok {
-			c = cloneProfile(p)
-			copies[p] = c
-		}
-		r.Layers[i].Profile = c
-	}
-	for i, p := range r.Stack {
-		if c, ok := copies[p]; ok {
-			r.Stack[i] = c
-		}
-	}
 }
 
 // createConventionalDirs creates, for each loaded settings file, the local
