@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -278,21 +279,23 @@ func (m *MemFS) mutableChild(parent *node, name string) *node {
 func (m *MemFS) copyNode(n *node) *node {
 	c := node{own: m.own, ino: n.ino, mode: n.mode, mtime: n.mtime, data: n.data, target: n.target}
 	if n.children != nil {
-		c.children = make(map[string]*node, len(n.children))
-		for k, v := range n.children {
-			c.children[k] = v
-		}
+		c.children = maps.Clone(n.children)
 	}
 	return &c
 }
 
 func (m *MemFS) newNode(mode fs.FileMode) *node {
 	m.nextIno++
-	n := &node{own: m.own, ino: m.nextIno, mode: mode, mtime: m.clock()}
-	if mode.IsDir() {
+	return &node{own: m.own, ino: m.nextIno, mode: mode, mtime: m.clock()}
+}
+
+// setChild adds or replaces the entry name of the directory n. An empty
+// directory may have no map yet: it gets one with its first entry.
+func (n *node) setChild(name string, c *node) {
+	if n.children == nil {
 		n.children = map[string]*node{}
 	}
-	return n
+	n.children[name] = c
 }
 
 // --- file information --------------------------------------------------
@@ -503,7 +506,7 @@ func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, 
 	parent := m.mutableDir(res.chain())
 	n := m.newNode(perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
 	n.ownData.Store(true)
-	parent.children[res.base] = n
+	parent.setChild(res.base, n)
 	parent.mtime = n.mtime
 	return n, res, nil
 }
@@ -536,7 +539,7 @@ func (m *MemFS) mkdirLocked(name string, perm fs.FileMode) error {
 	}
 	parent := m.mutableDir(res.chain())
 	n := m.newNode(fs.ModeDir | perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetgid|fs.ModeSticky))
-	parent.children[res.base] = n
+	parent.setChild(res.base, n)
 	parent.mtime = n.mtime
 	return nil
 }
@@ -634,7 +637,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 			return true, &fs.PathError{Op: "mkdir", Path: name[:stop], Err: syscall.ENAMETOOLONG}
 		}
 		n := m.newNode(mode)
-		parent.children[name[start:stop]] = n
+		parent.setChild(name[start:stop], n)
 		parent.mtime = n.mtime
 		parent, end = n, stop
 	}
@@ -829,7 +832,7 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	delete(sp.children, src.base)
 	sp.mtime = now
 	dp := m.mutableDir(dst.chain())
-	dp.children[dst.base] = moved
+	dp.setChild(dst.base, moved)
 	dp.mtime = now
 	m.renameHandles(canonical(src), canonical(dst))
 	return nil
@@ -862,7 +865,7 @@ func (m *MemFS) Symlink(oldname, newname string) error {
 	parent := m.mutableDir(res.chain())
 	n := m.newNode(fs.ModeSymlink | 0o777)
 	n.target = oldname
-	parent.children[res.base] = n
+	parent.setChild(res.base, n)
 	parent.mtime = n.mtime
 	return nil
 }
