@@ -44,7 +44,7 @@ func SkillIdentity(entry any, project string) string {
 		}
 		return ExtensionIdentity(s, project)
 	case *Object:
-		if id, ok := e.vals["id"].(string); ok {
+		if id, ok := e.val("id").(string); ok {
 			return "id:" + id
 		}
 	}

@@ -92,15 +92,15 @@ func (r *Result) AppendSystemPrompts(fsys FS, agent string) ([]string, []Diagnos
 
 // agentPrompts is the agent block's value when defined, else the generic.
 func agentPrompts(controls *Object, agent string) []PromptEntry {
-	if a, ok := controls.vals[agent].(*Object); ok {
+	if a, ok := controls.val(agent).(*Object); ok {
 		for _, k := range []string{"appendSystemPrompt", "append_system_prompt"} {
-			if v, ok := a.vals[k]; ok {
+			if v, ok := a.Get(k); ok {
 				return promptEntries(v)
 			}
 		}
 	}
 	for _, k := range []string{"appendSystemPrompt", "append_system_prompt"} {
-		if v, ok := controls.vals[k]; ok {
+		if v, ok := controls.Get(k); ok {
 			return promptEntries(v)
 		}
 	}

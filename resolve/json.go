@@ -73,17 +73,17 @@ func writeJS(b *strings.Builder, v any, indent, prefix string) {
 			return
 		}
 		b.WriteByte('{')
-		for i, k := range v.keys {
+		for i, e := range v.entries {
 			if i > 0 {
 				b.WriteByte(',')
 			}
 			newline(b, indent, inner)
-			writeJSString(b, k)
+			writeJSString(b, e.key)
 			b.WriteByte(':')
 			if indent != "" {
 				b.WriteByte(' ')
 			}
-			writeJS(b, v.vals[k], indent, inner)
+			writeJS(b, e.val, indent, inner)
 		}
 		newline(b, indent, prefix)
 		b.WriteByte('}')

@@ -47,14 +47,14 @@ func mergeObjects(lower, higher *Object, path string, pf policyFunc) *Object {
 // no mutable values with higher or with anything else the caller keeps;
 // higher is not modified and the result shares nothing with it.
 func mergeInto(dst, higher *Object, path string, pf policyFunc) *Object {
-	for _, k := range higher.keys {
-		hv := higher.vals[k]
-		lv, ok := dst.vals[k]
-		if !ok {
-			dst.Set(k, CloneValue(hv))
+	for _, e := range higher.entries {
+		i := dst.find(e.key)
+		if i < 0 {
+			dst.Set(e.key, CloneValue(e.val))
 			continue
 		}
-		dst.vals[k] = mergeMember(lv, hv, joinPath(path, k), pf)
+		d := &dst.entries[i]
+		d.val = mergeMember(d.val, e.val, joinPath(path, e.key), pf)
 	}
 	return dst
 }
@@ -194,7 +194,7 @@ func writeSorted(b *strings.Builder, v any) {
 			}
 			writeJSString(b, k)
 			b.WriteByte(':')
-			writeSorted(b, v.vals[k])
+			writeSorted(b, v.val(k))
 		}
 		b.WriteByte('}')
 	case []any:

@@ -12,19 +12,34 @@ import (
 // shapes a YAML or JSON document decodes to. The zero value is empty and
 // ready to use; an Object is not safe for concurrent mutation.
 type Object struct {
-	keys []string
-	vals map[string]any
+	// entries holds the keys and values in order.
+	entries []entry
+	// index maps each key to its position in entries once the object has
+	// more than indexAbove keys; it is always current, so that reading
+	// never writes (shared objects are read concurrently).
+	index map[string]int
 }
+
+type entry struct {
+	key string
+	val any
+}
+
+// indexAbove is the size up to which keys are looked up by scanning.
+const indexAbove = 8
 
 // NewObject returns an empty Object.
 func NewObject() *Object { return &Object{} }
+
+// newObjectSize returns an empty Object with room for n keys.
+func newObjectSize(n int) *Object { return &Object{entries: make([]entry, 0, n)} }
 
 // Len returns the number of keys.
 func (o *Object) Len() int {
 	if o == nil {
 		return 0
 	}
-	return len(o.keys)
+	return len(o.entries)
 }
 
 // Keys returns the keys in order. The caller may modify the returned slice.
@@ -32,7 +47,27 @@ func (o *Object) Keys() []string {
 	if o == nil {
 		return nil
 	}
-	return slices.Clone(o.keys)
+	keys := make([]string, len(o.entries))
+	for i, e := range o.entries {
+		keys[i] = e.key
+	}
+	return keys
+}
+
+// find returns the position of key in entries, or -1.
+func (o *Object) find(key string) int {
+	if o.index != nil {
+		if i, ok := o.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range o.entries {
+		if o.entries[i].key == key {
+			return i
+		}
+	}
+	return -1
 }
 
 // Get returns the value for key and whether it is present.
@@ -40,8 +75,16 @@ func (o *Object) Get(key string) (any, bool) {
 	if o == nil {
 		return nil, false
 	}
-	v, ok := o.vals[key]
-	return v, ok
+	if i := o.find(key); i >= 0 {
+		return o.entries[i].val, true
+	}
+	return nil, false
+}
+
+// val returns the value for key, nil when absent.
+func (o *Object) val(key string) any {
+	v, _ := o.Get(key)
+	return v
 }
 
 // Has reports whether key is present.
@@ -53,30 +96,43 @@ func (o *Object) Has(key string) bool {
 // Set stores value under key. A new key takes its JavaScript position; an
 // existing key keeps its position.
 func (o *Object) Set(key string, value any) {
-	if o.vals == nil {
-		o.vals = make(map[string]any)
-	}
-	if _, ok := o.vals[key]; !ok {
-		o.insertKey(key)
-	}
-	o.vals[key] = value
-}
-
-func (o *Object) insertKey(key string) {
-	idx, ok := arrayIndex(key)
-	if !ok {
-		o.keys = append(o.keys, key)
+	if i := o.find(key); i >= 0 {
+		o.entries[i].val = value
 		return
 	}
-	at := len(o.keys)
-	for i, k := range o.keys {
-		j, isIdx := arrayIndex(k)
-		if !isIdx || j > idx {
-			at = i
-			break
+	at := len(o.entries)
+	if idx, ok := arrayIndex(key); ok {
+		for i, e := range o.entries {
+			j, isIdx := arrayIndex(e.key)
+			if !isIdx || j > idx {
+				at = i
+				break
+			}
 		}
 	}
-	o.keys = slices.Insert(o.keys, at, key)
+	if at == len(o.entries) {
+		o.entries = append(o.entries, entry{key, value})
+		if o.index != nil {
+			o.index[key] = at
+		} else if len(o.entries) > indexAbove {
+			o.reindex()
+		}
+		return
+	}
+	o.entries = slices.Insert(o.entries, at, entry{key, value})
+	o.reindex()
+}
+
+// reindex rebuilds the index after a change of positions.
+func (o *Object) reindex() {
+	if len(o.entries) <= indexAbove {
+		o.index = nil
+		return
+	}
+	o.index = make(map[string]int, len(o.entries))
+	for i, e := range o.entries {
+		o.index[e.key] = i
+	}
 }
 
 // Delete removes key if present.
@@ -84,11 +140,12 @@ func (o *Object) Delete(key string) {
 	if o == nil {
 		return
 	}
-	if _, ok := o.vals[key]; !ok {
+	i := o.find(key)
+	if i < 0 {
 		return
 	}
-	delete(o.vals, key)
-	o.keys = slices.DeleteFunc(o.keys, func(k string) bool { return k == key })
+	o.entries = slices.Delete(o.entries, i, i+1)
+	o.reindex()
 }
 
 // Clone returns a deep copy of o.
@@ -96,9 +153,12 @@ func (o *Object) Clone() *Object {
 	if o == nil {
 		return nil
 	}
-	c := &Object{keys: slices.Clone(o.keys), vals: make(map[string]any, len(o.vals))}
-	for k, v := range o.vals {
-		c.vals[k] = CloneValue(v)
+	c := &Object{entries: make([]entry, len(o.entries))}
+	for i, e := range o.entries {
+		c.entries[i] = entry{e.key, CloneValue(e.val)}
+	}
+	if o.index != nil {
+		c.reindex()
 	}
 	return c
 }

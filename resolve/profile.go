@@ -48,7 +48,7 @@ func parseProfileDoc(data []byte, slug, file string) (*Object, *Issue) {
 	if !ok {
 		return nil, &Issue{File: file, Pointer: "/", Message: "Profile document must be a mapping."}
 	}
-	if _, ok := obj.vals["id"].(string); !ok {
+	if _, ok := obj.val("id").(string); !ok {
 		obj.Set("id", slug)
 	}
 	if issues := validate(compiledSchemas().profile, obj, file); len(issues) > 0 {
@@ -62,16 +62,16 @@ func parseProfileDoc(data []byte, slug, file string) (*Object, *Issue) {
 // mappings (and adds the camelCase twins to the latter): doc is consumed.
 func buildProfile(doc *Object) *Profile {
 	var state *Object
-	if sp, ok := doc.vals["state_persistence"].(*Object); ok && sp.Len() > 0 {
+	if sp, ok := doc.val("state_persistence").(*Object); ok && sp.Len() > 0 {
 		state = sp
 	}
-	controls, ok := doc.vals["controls"].(*Object)
+	controls, ok := doc.val("controls").(*Object)
 	if !ok {
 		controls = NewObject()
 	}
 	addTwins(controls)
 	for _, agent := range []string{AgentPi, AgentClaude} {
-		if nested, ok := controls.vals[agent].(*Object); ok {
+		if nested, ok := controls.val(agent).(*Object); ok {
 			addTwins(nested)
 		}
 	}
@@ -102,7 +102,7 @@ func readProfile(o *Object, exportKey string, state, controls *Object) *Profile 
 // addTwins appends the camelCase spelling of each snake_case control.
 func addTwins(controls *Object) {
 	for _, t := range twins {
-		if v, ok := controls.vals[t[0]]; ok && v != nil {
+		if v, ok := controls.Get(t[0]); ok && v != nil {
 			controls.Set(t[1], CloneValue(v))
 		}
 	}
@@ -170,8 +170,8 @@ func inheritsValue(p *Profile) []any {
 
 // profileFromObject reads a merged document back into a profile.
 func profileFromObject(o *Object) *Profile {
-	state, _ := o.vals["statePersistence"].(*Object)
-	controls, ok := o.vals["controls"].(*Object)
+	state, _ := o.val("statePersistence").(*Object)
+	controls, ok := o.val("controls").(*Object)
 	if !ok {
 		controls = NewObject()
 	}
@@ -191,16 +191,16 @@ func readControls(o *Object, nested bool, fs *fieldStore) Controls {
 		SystemPrompt:       fs.twin(o, 2),
 		Args:               stringList(o, "args"),
 		Extensions:         stringList(o, "extensions"),
-		Skills:             readSkills(o.vals["skills"]),
+		Skills:             readSkills(o.val("skills")),
 		AppendSystemPrompt: readPrompts(o, "append_system_prompt", "appendSystemPrompt"),
-		Environment:        readEnvironment(o.vals["environment"]),
+		Environment:        readEnvironment(o.val("environment")),
 	}
 	if nested {
-		if dw, ok := o.vals["deepwork"].(*Object); ok {
+		if dw, ok := o.val("deepwork").(*Object); ok {
 			c.DeepworkJobs = stringList(dw, "jobs")
 		}
 		for _, agent := range []string{AgentPi, AgentClaude} {
-			if a, ok := o.vals[agent].(*Object); ok {
+			if a, ok := o.val(agent).(*Object); ok {
 				ac := readControls(a, false, fs)
 				if agent == AgentPi {
 					ac.AllowExternalDeepworkJobs = boolField(a, "allow_external_deepwork_jobs")
@@ -221,7 +221,7 @@ type fieldStore struct{ strs []string }
 
 // str returns a pointer to a copy of o's string value for key, or nil.
 func (fs *fieldStore) str(o *Object, key string) *string {
-	s, ok := o.vals[key].(string)
+	s, ok := o.val(key).(string)
 	if !ok {
 		return nil
 	}
@@ -252,7 +252,7 @@ func readSkills(v any) []Skill {
 			out = append(out, Skill{Value: e})
 		case *Object:
 			s := Skill{ID: str(e, "id")}
-			refs, _ := e.vals["references"].([]any)
+			refs, _ := e.val("references").([]any)
 			for _, r := range refs {
 				if ro, ok := r.(*Object); ok {
 					s.References = append(s.References, Reference{File: str(ro, "file"), RepoFile: str(ro, "repo_file")})
@@ -268,7 +268,7 @@ func readSkills(v any) []Skill {
 // as a list; the snake_case spelling wins over the camelCase one.
 func readPrompts(o *Object, keys ...string) []PromptEntry {
 	for _, k := range keys {
-		if v, ok := o.vals[k]; ok {
+		if v, ok := o.Get(k); ok {
 			return promptEntries(v)
 		}
 	}
@@ -282,9 +282,9 @@ func promptEntries(v any) []PromptEntry {
 		case string:
 			out = append(out, PromptEntry{Kind: PromptText, Value: e})
 		case *Object:
-			if f, ok := e.vals["file"].(string); ok {
+			if f, ok := e.val("file").(string); ok {
 				out = append(out, PromptEntry{Kind: PromptFile, Value: f})
-			} else if f, ok := e.vals["repo_file"].(string); ok {
+			} else if f, ok := e.val("repo_file").(string); ok {
 				out = append(out, PromptEntry{Kind: PromptRepoFile, Value: f})
 			}
 		}
@@ -298,9 +298,9 @@ func readEnvironment(v any) []EnvVar {
 		return nil
 	}
 	out := make([]EnvVar, 0, o.Len())
-	for _, k := range o.keys {
-		if s, ok := o.vals[k].(string); ok {
-			out = append(out, EnvVar{Name: k, Value: s})
+	for _, e := range o.entries {
+		if s, ok := e.val.(string); ok {
+			out = append(out, EnvVar{Name: e.key, Value: s})
 		}
 	}
 	return out

@@ -149,8 +149,8 @@ func documentRank(doc any, location []string) []int {
 	for _, step := range location {
 		switch c := cur.(type) {
 		case *Object:
-			rank = append(rank, slices.Index(c.keys, step))
-			cur = c.vals[step]
+			rank = append(rank, c.find(step))
+			cur = c.val(step)
 		case []any:
 			i, err := strconv.Atoi(step)
 			if err != nil || i < 0 || i >= len(c) {
@@ -171,8 +171,8 @@ func plainValue(v any) any {
 	switch v := v.(type) {
 	case *Object:
 		m := make(map[string]any, v.Len())
-		for _, k := range v.keys {
-			m[k] = plainValue(v.vals[k])
+		for _, e := range v.entries {
+			m[e.key] = plainValue(e.val)
 		}
 		return m
 	case []any:

@@ -137,7 +137,7 @@ const bigMapping = 32
 
 func (c *converter) mapping(n *yaml.Node) (*Object, error) {
 	size := len(n.Content) / 2
-	obj := &Object{keys: make([]string, 0, size), vals: make(map[string]any, size)}
+	obj := newObjectSize(size)
 	start := len(c.seen)
 	defer func() { c.seen = c.seen[:start] }()
 	var index map[mapKey]bool
