@@ -164,14 +164,13 @@ func exists(fsys FS, name string) bool {
 }
 
 // loadSettingsFile reads, parses, validates and converts one file. A
-// missing file yields nothing; an unreadable one an error.
+// missing file (one that does not stat) yields nothing; an unreadable one
+// an error. The file is stat'ed only when reading it fails.
 func (c *Cache) loadSettingsFile(fsys FS, name string, scope SettingsScope) (*fileSettings, []*Issue, error) {
-	if !exists(fsys, name) {
-		return nil, nil, nil
-	}
 	data, err := vfs.ReadFile(fsys, name)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		// Only a file that stats is unreadable; any other is missing.
+		if errors.Is(err, fs.ErrNotExist) || !exists(fsys, name) {
 			return nil, nil, nil
 		}
 		return nil, nil, fmt.Errorf("read settings: %w", err)
