@@ -26,7 +26,7 @@ type entry struct {
 }
 
 // indexAbove is the size up to which keys are looked up by scanning.
-const indexAbove = 8
+const indexAbove = 16
 
 // NewObject returns an empty Object.
 func NewObject() *Object { return &Object{} }
