@@ -263,6 +263,24 @@ func TestLoadSettingsIssues(t *testing.T) {
 		paths []string
 	}{
 		{
+			name:  "a dangling link is a missing file",
+			why:   "only a path that stats and cannot be read is an error",
+			tree:  vfstest.Tree{userSettings: vfstest.Link("nowhere.yml"), projSettings: file("default_profile: ok\n")},
+			paths: []string{projSettingsA},
+		},
+		{
+			name:  "a link loop is a missing file",
+			why:   "only a path that stats and cannot be read is an error",
+			tree:  vfstest.Tree{userSettings: vfstest.Link("settings.yml"), projSettings: file("default_profile: ok\n")},
+			paths: []string{projSettingsA},
+		},
+		{
+			name:  "a parent that is a file is a missing file",
+			why:   "only a path that stats and cannot be read is an error",
+			tree:  vfstest.Tree{"home/.outfitter": file("not a directory\n"), projSettings: file("default_profile: ok\n")},
+			paths: []string{projSettingsA},
+		},
+		{
 			name: "malformed YAML: file path as both file and pointer; other files still load",
 			tree: vfstest.Tree{
 				userSettings: file("default_profile: [unclosed\n"),
@@ -397,33 +415,5 @@ func TestLoadSettingsUnreadable(t *testing.T) {
 	var pe *fs.PathError
 	if !errors.As(err, &pe) {
 		t.Errorf("error %v is not a *fs.PathError", err)
-	}
-}
-
-// TestLoadSettingsSkipsWhatDoesNotStat checks that a settings path that
-// does not stat, in any of the ways a path can fail to, is a missing file
-// rather than an unreadable one.
-func TestLoadSettingsSkipsWhatDoesNotStat(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		tree vfstest.Tree
-	}{
-		{name: "absent", tree: vfstest.Tree{"home/.outfitter": vfstest.Dir()}},
-		{name: "dangling link", tree: vfstest.Tree{userSettings: vfstest.Link("nowhere.yml")}},
-		{name: "link loop", tree: vfstest.Tree{userSettings: vfstest.Link("settings.yml")}},
-		{name: "parent is a file", tree: vfstest.Tree{"home/.outfitter": file("not a directory\n")}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := resolve.LoadSettings(memTree(t, tc.tree), home, project)
-			if err != nil {
-				t.Fatalf("LoadSettings: %v", err)
-			}
-			if len(got.Files) != 0 || len(got.Issues) != 0 {
-				t.Fatalf("LoadSettings = %d files, issues %v; want none", len(got.Files), issueList(got.Issues))
-			}
-		})
 	}
 }
