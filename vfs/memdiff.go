@@ -80,57 +80,62 @@ func (w *nodeWalk) diff(mb, ma *MemFS, b, a *node, rel string, d *Delta) {
 		}
 		return rel + "/" + name
 	}
-	for name, bn := range b.children {
-		an := a.children[name]
-		if an == bn {
-			continue
-		}
-		r := join(name)
-		skipB := w.skip(r, name, bn)
-		if an == nil {
-			if !skipB {
+	// Both lists are sorted by name: walk them side by side.
+	bc, ac := b.entries(), a.entries()
+	for len(bc) > 0 || len(ac) > 0 {
+		switch {
+		case len(ac) == 0 || len(bc) > 0 && bc[0].name < ac[0].name:
+			name, bn := bc[0].name, bc[0].n
+			bc = bc[1:]
+			if r := join(name); !w.skip(r, name, bn) {
 				w.removeSubtree(bn, r, d)
 			}
-			continue
-		}
-		skipA := w.skip(r, name, an)
-		switch {
-		case skipA && skipB:
-		case skipA:
-			w.removeSubtree(bn, r, d)
-		default:
-			l := w.push(name)
-			if skipB {
+		case len(bc) == 0 || ac[0].name < bc[0].name:
+			name, an := ac[0].name, ac[0].n
+			ac = ac[1:]
+			if r := join(name); !w.skip(r, name, an) {
+				l := w.push(name)
 				w.addSubtree(ma, an, r, d)
 				w.pop(l)
-				continue
 			}
-			eb, ea := w.entry(mb, bn), w.entry(ma, an)
-			if !eb.Equal(ea) {
-				d.Changed[r] = Change{Before: eb, After: ea}
+		default:
+			name, bn, an := bc[0].name, bc[0].n, ac[0].n
+			bc, ac = bc[1:], ac[1:]
+			if an != bn {
+				w.both(mb, ma, name, bn, an, join(name), d)
 			}
-			switch {
-			case bn.isDir() && an.isDir():
-				w.diff(mb, ma, bn, an, r, d)
-			case bn.isDir():
-				w.removeChildren(bn, r, d)
-			case an.isDir():
-				w.tree(ma, an, r, Tree(d.Added))
-			}
-			w.pop(l)
 		}
 	}
-	for name, an := range a.children {
-		if _, ok := b.children[name]; ok {
-			continue
-		}
-		r := join(name)
-		if w.skip(r, name, an) {
-			continue
-		}
-		l := w.push(name)
-		w.addSubtree(ma, an, r, d)
-		w.pop(l)
+}
+
+// both compares the entries bn and an, both named name, at rel.
+func (w *nodeWalk) both(mb, ma *MemFS, name string, bn, an *node, rel string, d *Delta) {
+	skipB := w.skip(rel, name, bn)
+	skipA := w.skip(rel, name, an)
+	switch {
+	case skipA && skipB:
+		return
+	case skipA:
+		w.removeSubtree(bn, rel, d)
+		return
+	}
+	l := w.push(name)
+	defer w.pop(l)
+	if skipB {
+		w.addSubtree(ma, an, rel, d)
+		return
+	}
+	eb, ea := w.entry(mb, bn), w.entry(ma, an)
+	if !eb.Equal(ea) {
+		d.Changed[rel] = Change{Before: eb, After: ea}
+	}
+	switch {
+	case bn.isDir() && an.isDir():
+		w.diff(mb, ma, bn, an, rel, d)
+	case bn.isDir():
+		w.removeChildren(bn, rel, d)
+	case an.isDir():
+		w.tree(ma, an, rel, Tree(d.Added))
 	}
 }
 
@@ -152,11 +157,11 @@ func (w *nodeWalk) removeSubtree(n *node, rel string, d *Delta) {
 }
 
 func (w *nodeWalk) removeChildren(dir *node, rel string, d *Delta) {
-	for name, c := range dir.children {
-		r := rel + "/" + name
-		if w.skip(r, name, c) {
+	for _, e := range dir.entries() {
+		r := rel + "/" + e.name
+		if w.skip(r, e.name, e.n) {
 			continue
 		}
-		w.removeSubtree(c, r, d)
+		w.removeSubtree(e.n, r, d)
 	}
 }

@@ -104,9 +104,13 @@ func (f *memFile) current(mutable bool) *node {
 			f.last = n
 			return n
 		}
-		// The entry is gone: the handle keeps a private copy.
+		// The entry is gone: the handle keeps a private copy of a file. A
+		// directory, which no handle writes to, stays shared, so that its
+		// listing follows the directory like an open descriptor's.
 		f.path = ""
-		f.last = &node{ino: f.last.ino, mode: f.last.mode, mtime: f.last.mtime, data: f.last.data, target: f.last.target, children: f.last.children}
+		if !f.last.isDir() {
+			f.last = &node{ino: f.last.ino, mode: f.last.mode, mtime: f.last.mtime, data: f.last.data, target: f.last.target}
+		}
 	}
 	// Read-only handles from Open, and detached handles, use the entry
 	// they hold.

@@ -8,6 +8,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
@@ -166,4 +168,46 @@ func TestOpenFileHandles(t *testing.T) {
 			t.Fatalf("ReadDir pages = %s, want [a b c]", got)
 		}
 	})
+}
+
+// TestDirHandleFollowsRenamedDir checks that a directory opened by name,
+// then renamed, lists the entries it holds when read, like an open
+// descriptor on Linux, and that each entry appears once.
+func TestDirHandleFollowsRenamedDir(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	for _, err := range []error{
+		m.MkdirAll("/d", 0o755),
+		m.WriteFile("/d/b", nil, 0o644),
+		m.WriteFile("/d/c", nil, 0o644),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := m.OpenFile("/d", os.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := m.Rename("/d", "/e"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Stat(); err != nil { // the handle notices its name is gone
+		t.Fatal(err)
+	}
+	if err := m.WriteFile("/e/a", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list, err := f.(fs.ReadDirFile).ReadDir(-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, de := range list {
+		got = append(got, de.Name())
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c"}, got); diff != "" {
+		t.Fatalf("ReadDir (-want +got):\n%s", diff)
+	}
 }

@@ -54,14 +54,28 @@ type MemFS struct {
 type owner struct{ _ byte }
 
 type node struct {
-	own      *owner
-	ino      uint64
-	mode     fs.FileMode // type bits and permissions
-	mtime    time.Time
-	data     []byte      // regular file content
-	ownData  atomic.Bool // data's backing array belongs to this node alone and may change in place
-	target   string      // symbolic link target, verbatim
-	children map[string]*node
+	own     *owner
+	ino     uint64
+	mode    fs.FileMode // type bits and permissions
+	mtime   time.Time
+	data    []byte      // regular file content
+	ownData atomic.Bool // data's backing array belongs to this node alone and may change in place
+	target  string      // symbolic link target, verbatim
+	// A directory's entries: sorted by name in children or, past
+	// bigDir entries, in big (children is then nil), so that adding one
+	// stays cheap.
+	children []dirent
+	big      map[string]*node
+}
+
+// bigDir is the number of entries past which a directory keeps them in a
+// map rather than in a sorted slice.
+const bigDir = 256
+
+// dirent is one entry of a directory.
+type dirent struct {
+	name string
+	n    *node
 }
 
 func (n *node) isDir() bool     { return n.mode&fs.ModeDir != 0 }
@@ -75,7 +89,7 @@ func NewMemFS(opts MemOptions) *MemFS {
 		m.clock = time.Now
 	}
 	m.nextIno = 1
-	m.root = &node{own: m.own, ino: m.nextIno, mode: fs.ModeDir | 0o755, mtime: m.clock(), children: map[string]*node{}}
+	m.root = &node{own: m.own, ino: m.nextIno, mode: fs.ModeDir | 0o755, mtime: m.clock()}
 	return m
 }
 
@@ -191,7 +205,7 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 			rest = more
 			continue
 		}
-		child := cur.children[comp]
+		child := cur.child(comp)
 		if child == nil {
 			if !last {
 				return walkResult{}, syscall.ENOENT
@@ -255,12 +269,7 @@ func (m *MemFS) mutableDir(chain []string) *node {
 	}
 	cur := m.root
 	for _, name := range chain {
-		child := cur.children[name]
-		if child.own != m.own {
-			child = m.copyNode(child)
-			cur.children[name] = child
-		}
-		cur = child
+		cur = m.mutableChild(cur, name)
 	}
 	return cur
 }
@@ -268,10 +277,10 @@ func (m *MemFS) mutableDir(chain []string) *node {
 // mutableChild returns this file system's own copy of parent's child name;
 // parent must already be owned.
 func (m *MemFS) mutableChild(parent *node, name string) *node {
-	child := parent.children[name]
+	child := parent.child(name)
 	if child.own != m.own {
 		child = m.copyNode(child)
-		parent.children[name] = child
+		parent.setChild(name, child)
 	}
 	return child
 }
@@ -279,7 +288,12 @@ func (m *MemFS) mutableChild(parent *node, name string) *node {
 func (m *MemFS) copyNode(n *node) *node {
 	c := node{own: m.own, ino: n.ino, mode: n.mode, mtime: n.mtime, data: n.data, target: n.target}
 	if n.children != nil {
-		c.children = maps.Clone(n.children)
+		// Room for one more entry: a directory is often copied to add one.
+		c.children = make([]dirent, len(n.children), len(n.children)+1)
+		copy(c.children, n.children)
+	}
+	if n.big != nil {
+		c.big = maps.Clone(n.big)
 	}
 	return &c
 }
@@ -289,13 +303,84 @@ func (m *MemFS) newNode(mode fs.FileMode) *node {
 	return &node{own: m.own, ino: m.nextIno, mode: mode, mtime: m.clock()}
 }
 
-// setChild adds or replaces the entry name of the directory n. An empty
-// directory may have no map yet: it gets one with its first entry.
-func (n *node) setChild(name string, c *node) {
-	if n.children == nil {
-		n.children = map[string]*node{}
+// numChildren returns the number of entries of the directory n.
+func (n *node) numChildren() int { return len(n.children) + len(n.big) }
+
+// entries returns the entries of the directory n sorted by name: its own
+// slice (read-only) for a small directory, a new one for a big one.
+func (n *node) entries() []dirent {
+	if n.big == nil {
+		return n.children
 	}
-	n.children[name] = c
+	list := make([]dirent, 0, len(n.big))
+	for name, c := range n.big {
+		list = append(list, dirent{name: name, n: c})
+	}
+	slices.SortFunc(list, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
+	return list
+}
+
+// find returns the index of the entry name of a small directory n, or
+// the index where it would go, and whether it exists.
+func (n *node) find(name string) (int, bool) {
+	lo, hi := 0, len(n.children)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if n.children[h].name < name {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo, lo < len(n.children) && n.children[lo].name == name
+}
+
+// child returns the entry name of the directory n, or nil.
+func (n *node) child(name string) *node {
+	if n.big != nil {
+		return n.big[name]
+	}
+	if i, ok := n.find(name); ok {
+		return n.children[i].n
+	}
+	return nil
+}
+
+// setChild adds or replaces the entry name of the directory n.
+func (n *node) setChild(name string, c *node) {
+	if n.big != nil {
+		n.big[name] = c
+		return
+	}
+	i, ok := n.find(name)
+	if ok {
+		n.children[i].n = c
+		return
+	}
+	if len(n.children) >= bigDir {
+		n.big = make(map[string]*node, 2*bigDir)
+		for _, e := range n.children {
+			n.big[e.name] = e.n
+		}
+		n.big[name] = c
+		n.children = nil
+		return
+	}
+	if n.children == nil {
+		n.children = make([]dirent, 0, 4)
+	}
+	n.children = slices.Insert(n.children, i, dirent{name: name, n: c})
+}
+
+// removeChild removes the entry name, if any, of the directory n.
+func (n *node) removeChild(name string) {
+	if n.big != nil {
+		delete(n.big, name)
+		return
+	}
+	if i, ok := n.find(name); ok {
+		n.children = slices.Delete(n.children, i, i+1)
+	}
 }
 
 // --- file information --------------------------------------------------
@@ -350,11 +435,11 @@ func (d memDirEntry) Info() (fs.FileInfo, error) { return infoOf(d.name, d.n), n
 func (d memDirEntry) String() string             { return fs.FormatDirEntry(d) }
 
 func sortedEntries(dir *node) []fs.DirEntry {
-	list := make([]fs.DirEntry, 0, len(dir.children))
-	for name, n := range dir.children {
-		list = append(list, memDirEntry{name: name, n: n})
+	entries := dir.entries()
+	list := make([]fs.DirEntry, len(entries))
+	for i, e := range entries {
+		list[i] = memDirEntry{name: e.name, n: e.n}
 	}
-	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return list
 }
 
@@ -608,7 +693,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 		if stop-start > 255 {
 			break // Mkdir reports it below
 		}
-		child := cur.children[name[start:stop]]
+		child := cur.child(name[start:stop])
 		if child == nil {
 			break
 		}
@@ -703,11 +788,11 @@ func (m *MemFS) Remove(name string) error {
 		return &fs.PathError{Op: "remove", Path: name, Err: syscall.EBUSY}
 	case endsWithDot(name):
 		return &fs.PathError{Op: "remove", Path: name, Err: syscall.EINVAL}
-	case res.n.isDir() && len(res.n.children) > 0:
+	case res.n.isDir() && res.n.numChildren() > 0:
 		return &fs.PathError{Op: "remove", Path: name, Err: syscall.ENOTEMPTY}
 	}
 	parent := m.mutableDir(res.chain())
-	delete(parent.children, res.base)
+	parent.removeChild(res.base)
 	parent.mtime = m.clock()
 	return nil
 }
@@ -750,7 +835,7 @@ func (m *MemFS) RemoveAll(name string) error {
 		return &fs.PathError{Op: "unlinkat", Path: name, Err: syscall.EBUSY}
 	}
 	parent := m.mutableDir(res.chain())
-	delete(parent.children, res.base)
+	parent.removeChild(res.base)
 	parent.mtime = m.clock()
 	return nil
 }
@@ -816,7 +901,7 @@ func (m *MemFS) Rename(oldname, newname string) error {
 			if !dst.n.isDir() {
 				return lerr(syscall.ENOTDIR)
 			}
-			if len(dst.n.children) > 0 {
+			if dst.n.numChildren() > 0 {
 				return lerr(syscall.ENOTEMPTY)
 			}
 		}
@@ -828,8 +913,8 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	}
 	now := m.clock()
 	sp := m.mutableDir(src.chain())
-	moved := sp.children[src.base]
-	delete(sp.children, src.base)
+	moved := sp.child(src.base)
+	sp.removeChild(src.base)
 	sp.mtime = now
 	dp := m.mutableDir(dst.chain())
 	dp.setChild(dst.base, moved)

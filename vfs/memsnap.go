@@ -1,7 +1,5 @@
 package vfs
 
-import "slices"
-
 // snapshot is [SnapshotWith] for a MemFS: one walk over the nodes under a
 // shared lock, without resolving every path again from the root. The
 // result is the same as the generic walk's.
@@ -20,8 +18,13 @@ func (m *MemFS) snapshot(root string, opts SnapshotOptions) (Tree, error) {
 
 // countNodes counts the entries below dir, to size a snapshot's map once.
 func countNodes(dir *node) int {
-	n := len(dir.children)
-	for _, c := range dir.children {
+	n := dir.numChildren()
+	for _, e := range dir.children {
+		if e.n.isDir() {
+			n += countNodes(e.n)
+		}
+	}
+	for _, c := range dir.big {
 		if c.isDir() {
 			n += countNodes(c)
 		}
@@ -36,9 +39,6 @@ type nodeWalk struct {
 	// abs is the absolute name of the node being visited, through which
 	// its links resolve; empty for the root "/".
 	abs []byte
-	// names holds the sorted names of every directory being visited, the
-	// innermost last.
-	names []string
 	// infos are fresh file information values for Skip, allocated in
 	// batches of growing size; each goes to one call, so a Skip that keeps
 	// one is safe.
@@ -78,25 +78,11 @@ func (w *nodeWalk) skip(rel, name string, n *node) bool {
 	return w.opts.Skip(rel, fi)
 }
 
-// sorted pushes the sorted names of dir's entries on w.names and returns
-// the index of the first; the caller truncates w.names back to it.
-func (w *nodeWalk) sorted(dir *node) int {
-	base := len(w.names)
-	for name := range dir.children {
-		w.names = append(w.names, name)
-	}
-	slices.Sort(w.names[base:])
-	return base
-}
-
 // tree records the entries below dir, whose relative path is rel, in t;
 // w.abs holds dir's absolute name.
 func (w *nodeWalk) tree(m *MemFS, dir *node, rel string, t Tree) {
-	base := w.sorted(dir)
-	end := len(w.names)
-	for i := base; i < end; i++ {
-		name := w.names[i]
-		n := dir.children[name]
+	for _, e := range dir.entries() {
+		name, n := e.name, e.n
 		r := name
 		if rel != "" {
 			r = rel + "/" + name
@@ -111,7 +97,6 @@ func (w *nodeWalk) tree(m *MemFS, dir *node, rel string, t Tree) {
 		}
 		w.pop(l)
 	}
-	w.names = w.names[:base]
 }
 
 // entry returns the snapshot entry of n, whose absolute name is w.abs.
