@@ -340,6 +340,15 @@ func (n *node) child(name string) *node {
 	if n.big != nil {
 		return n.big[name]
 	}
+	if len(n.children) <= 8 {
+		// Equality tests beat a binary search's comparisons here.
+		for i := range n.children {
+			if n.children[i].name == name {
+				return n.children[i].n
+			}
+		}
+		return nil
+	}
 	if i, ok := n.find(name); ok {
 		return n.children[i].n
 	}
