@@ -13,7 +13,9 @@ import (
 
 // TestPropDiffFSMatchesSnapshots checks the copy-on-write shortcut of
 // DiffFS against Diff of two snapshots, on a random tree and random
-// changes made to a clone of it, below the tree's directory or the root.
+// changes made to a clone of it (and maybe to the original after that),
+// below the tree's directory or the root; neither side's changes may
+// reach the other.
 func TestPropDiffFSMatchesSnapshots(t *testing.T) {
 	t.Parallel()
 	names := []string{"a", "b", "c", "skip"}
@@ -51,8 +53,27 @@ func TestPropDiffFSMatchesSnapshots(t *testing.T) {
 			}
 		}
 		mutate(base, "base", rapid.IntRange(0, 12).Draw(t, "base-ops"))
+		snap := func(m *vfs.MemFS) vfs.Tree {
+			tree, err := vfs.Snapshot(m, "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tree
+		}
+		before := snap(base)
 		after := base.Clone()
 		mutate(after, "change", rapid.IntRange(0, 8).Draw(t, "change-ops"))
+		// Copy-on-write: changes to one side never reach the other.
+		if d := cmp.Diff(before, snap(base)); d != "" {
+			t.Fatalf("changes to the clone reached the original (-before +after):\n%s", d)
+		}
+		if rapid.Bool().Draw(t, "change-original") {
+			changed := snap(after)
+			mutate(base, "late", rapid.IntRange(1, 6).Draw(t, "late-ops"))
+			if d := cmp.Diff(changed, snap(after)); d != "" {
+				t.Fatalf("changes to the original reached the clone (-before +after):\n%s", d)
+			}
+		}
 		var opts vfs.SnapshotOptions
 		if rapid.Bool().Draw(t, "with-skip") {
 			opts.Skip = func(rel string, _ fs.FileInfo) bool { return strings.HasSuffix(rel, "skip") }
