@@ -445,9 +445,13 @@ func (d memDirEntry) String() string             { return fs.FormatDirEntry(d) }
 
 func sortedEntries(dir *node) []fs.DirEntry {
 	entries := dir.entries()
+	// One array holds every entry; the list points into it, so that
+	// boxing an entry in the interface allocates nothing.
+	backing := make([]memDirEntry, len(entries))
 	list := make([]fs.DirEntry, len(entries))
 	for i, e := range entries {
-		list[i] = memDirEntry{name: e.name, n: e.n}
+		backing[i] = memDirEntry{name: e.name, n: e.n}
+		list[i] = &backing[i]
 	}
 	return list
 }
