@@ -693,13 +693,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 	cur := m.root
 	end := 0 // name[:end] is the deepest existing prefix ("" for the root)
 	for end < len(name) {
-		start := end + 1
-		stop := strings.IndexByte(name[start:], '/')
-		if stop < 0 {
-			stop = len(name)
-		} else {
-			stop += start
-		}
+		start, stop := component(name, end)
 		if !cur.isDir() {
 			return true, &fs.PathError{Op: "mkdir", Path: name[:end], Err: syscall.ENOTDIR}
 		}
@@ -724,13 +718,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 	parent := m.mutablePrefix(name[:end])
 	mode := fs.ModeDir | perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetgid|fs.ModeSticky)
 	for end < len(name) {
-		start := end + 1
-		stop := strings.IndexByte(name[start:], '/')
-		if stop < 0 {
-			stop = len(name)
-		} else {
-			stop += start
-		}
+		start, stop := component(name, end)
 		if stop-start > 255 {
 			return true, &fs.PathError{Op: "mkdir", Path: name[:stop], Err: syscall.ENAMETOOLONG}
 		}
@@ -769,17 +757,22 @@ func (m *MemFS) mutablePrefix(prefix string) *node {
 		m.root = m.copyNode(m.root)
 	}
 	cur := m.root
-	for prefix != "" {
-		prefix = prefix[1:]
-		comp := prefix
-		if i := strings.IndexByte(prefix, '/'); i >= 0 {
-			comp, prefix = prefix[:i], prefix[i:]
-		} else {
-			prefix = ""
-		}
-		cur = m.mutableChild(cur, comp)
+	for end := 0; end < len(prefix); {
+		start, stop := component(prefix, end)
+		cur = m.mutableChild(cur, prefix[start:stop])
+		end = stop
 	}
 	return cur
+}
+
+// component returns the bounds of the component of a plain name that
+// follows name[:end].
+func component(name string, end int) (start, stop int) {
+	start = end + 1
+	if i := strings.IndexByte(name[start:], '/'); i >= 0 {
+		return start, start + i
+	}
+	return start, len(name)
 }
 
 // Remove removes a file, a symbolic link or an empty directory, like
