@@ -146,7 +146,7 @@ func relTo(root, p string) string {
 	if root == "/" {
 		return p[1:]
 	}
-	if strings.HasPrefix(p, root+"/") {
+	if len(p) > len(root) && p[len(root)] == '/' && p[:len(root)] == root {
 		return p[len(root)+1:]
 	}
 	up := ".."
@@ -204,35 +204,56 @@ func materializeStatePath(fsys FS, root string, sp StatePath, cwd string, made m
 	if err := made.mkdirAll(fsys, path.Dir(out)); err != nil {
 		return "", &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
 	}
-	if fi, err := lstat(fsys, out); err == nil {
-		if fi.IsDir() {
-			return "", &WriteError{Step: "remove existing", Path: out, Err: &fs.PathError{Op: "unlink", Path: out, Err: vfs.ErrIsDir}}
-		}
-		if err := vfs.Remove(fsys, out); err != nil {
-			return "", &WriteError{Step: "remove existing", Path: out, Err: err}
-		}
-		made.forget(out)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return "", &WriteError{Step: "remove existing", Path: out, Err: err}
-	}
 	if cwd == "" {
 		cwd = "/"
 	}
 	src := resolveAgainst(cwd, sp.SourcePath)
-	if err := ensureSource(fsys, src, sp.Directory, made); err != nil {
-		return "", err
-	}
+	// The link first: on a fresh root there is nothing to replace, and a
+	// link's target need not exist yet. Its source is ensured right after.
 	err = vfs.Symlink(fsys, sp.SourcePath, out)
+	if errors.Is(err, fs.ErrExist) {
+		if err := removeExisting(fsys, out, made); err != nil {
+			return "", err
+		}
+		err = vfs.Symlink(fsys, sp.SourcePath, out)
+	}
 	if err == nil {
-		return "", nil
+		return "", ensureSource(fsys, src, sp.Directory, made)
 	}
 	if !errors.Is(err, errors.ErrUnsupported) {
 		return "", &WriteError{Step: "symlink", Path: out, Err: err}
+	}
+	// No links on this backend: copy the source in its place.
+	if err := removeExisting(fsys, out, made); err != nil {
+		return "", err
+	}
+	if err := ensureSource(fsys, src, sp.Directory, made); err != nil {
+		return "", err
 	}
 	if err := copyTree(fsys, src, out); err != nil {
 		return "", &WriteError{Step: "copy source", Path: out, Err: err}
 	}
 	return fmt.Sprintf("State path '%s' could not be symlinked (symlinks are unavailable on this platform); copied '%s' instead, so writes to it will not persist back.", sp.RelativePath, sp.SourcePath), nil
+}
+
+// removeExisting removes what is at a state path's output, unless it is a
+// directory (an error, as upstream's unlink gives).
+func removeExisting(fsys FS, out string, made madeDirs) error {
+	fi, err := lstat(fsys, out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return &WriteError{Step: "remove existing", Path: out, Err: err}
+	}
+	if fi.IsDir() {
+		return &WriteError{Step: "remove existing", Path: out, Err: &fs.PathError{Op: "unlink", Path: out, Err: vfs.ErrIsDir}}
+	}
+	if err := vfs.Remove(fsys, out); err != nil {
+		return &WriteError{Step: "remove existing", Path: out, Err: err}
+	}
+	made.forget(out)
+	return nil
 }
 
 // lstat uses Lstat when the FS has it; an FS without Lstat and without
@@ -276,13 +297,18 @@ func EnsureSource(fsys FS, source string, directory bool) error {
 }
 
 func ensureSource(fsys FS, source string, directory bool, made madeDirs) error {
+	var mkErr error
+	if directory {
+		// Usually missing or a directory: MkdirAll answers both at once;
+		// Stat explains a failure.
+		if mkErr = made.mkdirAll(fsys, source); mkErr == nil {
+			return nil
+		}
+	}
 	fi, err := fsys.Stat(source)
 	if errors.Is(err, fs.ErrNotExist) {
 		if directory {
-			if err := made.mkdirAll(fsys, source); err != nil {
-				return &WriteError{Step: "create source", Path: source, Err: err}
-			}
-			return nil
+			return &WriteError{Step: "create source", Path: source, Err: mkErr}
 		}
 		if err := made.mkdirAll(fsys, path.Dir(source)); err != nil {
 			return &WriteError{Step: "create source", Path: path.Dir(source), Err: err}
@@ -299,7 +325,9 @@ func ensureSource(fsys FS, source string, directory bool, made madeDirs) error {
 	switch {
 	case directory && !fi.IsDir():
 		return &StateError{Path: source, Msg: fmt.Sprintf("State source path '%s' must be a directory.", source)}
-	case !directory && fi.IsDir():
+	case directory:
+		return &WriteError{Step: "create source", Path: source, Err: mkErr}
+	case fi.IsDir():
 		return &StateError{Path: source, Msg: fmt.Sprintf("State source path '%s' must be a file.", source)}
 	}
 	if def, ok := initialContent(source); ok && !directory {

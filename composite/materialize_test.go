@@ -162,6 +162,32 @@ func TestWriteRealDirectoryAtSymlinkOutput(t *testing.T) {
 	}
 }
 
+func TestWriteReplacesFileAndLinkAtOutput(t *testing.T) {
+	t.Parallel()
+	fsys := memWithRoot(t)
+	must(t, fsys.WriteFile(root+"/auth.json", []byte("stale"), 0o644))
+	must(t, fsys.MkdirAll("/old", 0o755))
+	must(t, fsys.Symlink("/old", root+"/plugins"))
+	c := &composite.Composite{Root: root, StatePaths: []composite.StatePath{
+		{RelativePath: "auth.json", Strategy: "symlink", SourcePath: "/src/auth.json"},
+		{RelativePath: "plugins/", Strategy: "symlink", SourcePath: "/src/plugins", Directory: true},
+	}}
+	if _, err := composite.Write(fsys, c, composite.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for out, target := range map[string]string{root + "/auth.json": "/src/auth.json", root + "/plugins": "/src/plugins"} {
+		if got, err := fsys.ReadLink(out); err != nil || got != target {
+			t.Errorf("%s: link to %q (%v), want %q", out, got, err, target)
+		}
+	}
+	if fi, err := fsys.Stat("/src/plugins"); err != nil || !fi.IsDir() {
+		t.Errorf("directory source not created: %v", err)
+	}
+	if _, err := fsys.Stat("/old"); err != nil {
+		t.Errorf("the replaced link's target was touched: %v", err)
+	}
+}
+
 func TestCopyFallbackWithoutSymlinks(t *testing.T) {
 	t.Parallel()
 	fsys, ok := aferofs.ToVFS(afero.NewMemMapFs()).(composite.FS)
