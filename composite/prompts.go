@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -168,6 +169,40 @@ func hasAsset(assets fs.FS, name string) bool {
 	if assets == nil {
 		return false
 	}
+	if assets == defaultAssets() {
+		if _, ok := defaultAssetFiles()[name]; ok {
+			return true
+		}
+	}
 	_, err := fs.Stat(assets, name)
 	return err == nil
 }
+
+// readAsset reads an asset file; the embedded defaults are read once per
+// process and shared, so the result must not be modified.
+func readAsset(assets fs.FS, name string) ([]byte, error) {
+	if assets == defaultAssets() {
+		if data, ok := defaultAssetFiles()[name]; ok {
+			return data, nil
+		}
+	}
+	return fs.ReadFile(assets, name)
+}
+
+// defaultAssetFiles holds every file of the embedded assets by name.
+var defaultAssetFiles = sync.OnceValue(func() map[string][]byte {
+	files := map[string][]byte{}
+	assets := defaultAssets()
+	err := fs.WalkDir(assets, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(assets, name)
+		files[name] = data
+		return err
+	})
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	return files
+})

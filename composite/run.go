@@ -204,7 +204,7 @@ func (r *Run) Launch() (LaunchPlan, error) {
 		{AssetPiPolicy, "outfitter/shared/privateCatalogPolicy.cjs"},
 		{AssetPiExtension, extensionPath},
 	} {
-		data, err := fs.ReadFile(r.assets, a[0])
+		data, err := readAsset(r.assets, a[0])
 		if err != nil {
 			continue
 		}
