@@ -41,13 +41,10 @@ type Issue struct {
 // writes nothing.
 func Classify(changed []string, paths []composite.StatePath) []Issue {
 	var unknown *composite.StatePath
-	declared := make([]composite.StatePath, 0, len(paths))
 	for i, p := range paths {
-		switch {
-		case !p.IsUnknown():
-			declared = append(declared, p)
-		case unknown == nil:
+		if p.IsUnknown() {
 			unknown = &paths[i]
+			break
 		}
 	}
 	var issues []Issue
@@ -59,7 +56,7 @@ func Classify(changed []string, paths []composite.StatePath) []Issue {
 		}
 	}
 	for _, p := range changed {
-		if d, ok := firstDeclared(p, declared); ok {
+		if d, ok := firstDeclared(p, paths); ok {
 			if d.Strategy == composite.StrategyDiscard || d.Strategy == composite.StrategySymlink && p != d.Name() {
 				continue
 			}
@@ -75,11 +72,11 @@ func Classify(changed []string, paths []composite.StatePath) []Issue {
 	return issues
 }
 
-// firstDeclared returns the first declared path that p equals or lies
-// below.
-func firstDeclared(p string, declared []composite.StatePath) (composite.StatePath, bool) {
-	for _, d := range declared {
-		if under(p, d.Name()) {
+// firstDeclared returns the first declared path (the unknown pseudo-path
+// aside) that p equals or lies below.
+func firstDeclared(p string, paths []composite.StatePath) (composite.StatePath, bool) {
+	for _, d := range paths {
+		if !d.IsUnknown() && under(p, d.Name()) {
 			return d, true
 		}
 	}
