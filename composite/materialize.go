@@ -98,7 +98,7 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 		if rel := relTo(root, out); strings.HasPrefix(rel, "..") || path.IsAbs(rel) {
 			return nil, &EscapeError{Path: out, Root: root}
 		}
-		if parent := path.Dir(out); !made[parent] {
+		if parent := parentOf(out); !made[parent] {
 			if err := made.mkdirAll(fsys, parent); err != nil {
 				return nil, &WriteError{Step: "create parent", Path: parent, Err: err}
 			}
@@ -129,7 +129,11 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 // StateOutput returns the absolute output of a state path under root, or
 // an [*EscapeError] when it would leave the root (§1.5).
 func StateOutput(root string, sp StatePath) (string, error) {
-	root = path.Clean(root)
+	return stateOutput(path.Clean(root), sp)
+}
+
+// stateOutput is StateOutput of a clean root.
+func stateOutput(root string, sp StatePath) (string, error) {
 	out := resolveAgainst(root, sp.Name())
 	rel := relTo(root, out)
 	if rel == ".." || strings.HasPrefix(rel, "../") || path.IsAbs(rel) {
@@ -184,12 +188,12 @@ func (m madeDirs) forget(name string) {
 }
 
 func materializeStatePath(fsys FS, root string, sp StatePath, cwd string, made madeDirs) (string, error) {
-	out, err := StateOutput(root, sp)
+	out, err := stateOutput(root, sp)
 	if err != nil {
 		return "", err
 	}
 	if sp.Strategy != StrategySymlink {
-		dir := path.Dir(out)
+		dir := parentOf(out)
 		if sp.Directory {
 			dir = out
 		}
@@ -201,8 +205,8 @@ func materializeStatePath(fsys FS, root string, sp StatePath, cwd string, made m
 	if sp.SourcePath == "" {
 		return "", &StateError{Path: sp.RelativePath, Msg: fmt.Sprintf("State path '%s' uses symlink without a source path.", sp.RelativePath)}
 	}
-	if err := made.mkdirAll(fsys, path.Dir(out)); err != nil {
-		return "", &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
+	if err := made.mkdirAll(fsys, parentOf(out)); err != nil {
+		return "", &WriteError{Step: "create parent", Path: parentOf(out), Err: err}
 	}
 	if cwd == "" {
 		cwd = "/"
