@@ -108,9 +108,9 @@ func ReportOf(r *Result) RunReport {
 		LaunchCommand: r.Plan.Command, LaunchArgs: args, LaunchEnv: env,
 		GeneratedProfile: rr.GeneratedProfile, StateTargets: map[string]string{},
 	}
-	for p, e := range r.AtLaunch {
+	for p, e := range rr.CompositeAtLaunch { // link targets tokenized once
 		if e.Type == vfs.TypeSymlink {
-			s.StateTargets[strings.TrimSuffix(p, "/")] = tok.Tokenize(e.Target)
+			s.StateTargets[strings.TrimSuffix(p, "/")] = e.Target
 		}
 	}
 	if e, ok := r.AtLaunch[".mcp.json"]; ok && e.Type == vfs.TypeFile {
