@@ -106,7 +106,7 @@ func ReportOf(r *Result) RunReport {
 	rr.CompositeAtLaunch = fixtures.ProjectTree(r.AtLaunch, tok)
 	s := &Summary{
 		LaunchCommand: r.Plan.Command, LaunchArgs: args, LaunchEnv: env,
-		GeneratedProfile: rr.GeneratedProfile, StateTargets: map[string]string{},
+		GeneratedProfile: rr.GeneratedProfile, StateTargets: make(map[string]string, links(rr.CompositeAtLaunch)),
 	}
 	for p, e := range rr.CompositeAtLaunch { // link targets tokenized once
 		if e.Type == vfs.TypeSymlink {
@@ -124,6 +124,17 @@ func ReportOf(r *Result) RunReport {
 	}
 	rr.Summary = s
 	return rr
+}
+
+// links counts the symbolic links of a projected tree.
+func links(t map[string]fixtures.EntryJSON) int {
+	n := 0
+	for _, e := range t {
+		if e.Type == vfs.TypeSymlink {
+			n++
+		}
+	}
+	return n
 }
 
 // rawJSON returns data as a JSON value, or nil when it is not JSON.
