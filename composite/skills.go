@@ -97,12 +97,15 @@ func resolveSkills(fsys vfs.FS, res *resolve.Result, root string) (*resolvedSkil
 	p := *res.Profile
 	p.Controls = cloneControls(res.Profile.Controls)
 	out.profile = &p
-	catalog := skillCatalog(fsys, res)
+	var catalog map[string]catalogEntry // looked up on the first skill
 	var problems []string
 	warned := map[string]bool{}
 	rewrite := func(c *resolve.Controls, scope string) {
 		if c == nil || c.Skills == nil {
 			return
+		}
+		if catalog == nil && len(c.Skills) > 0 {
+			catalog = skillCatalog(fsys, res)
 		}
 		list := make([]any, 0, len(c.Skills))
 		for i, s := range c.Skills {
