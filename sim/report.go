@@ -139,15 +139,11 @@ func links(t map[string]fixtures.EntryJSON) int {
 
 // rawJSON returns data as a JSON value, or nil when it is not JSON.
 func rawJSON(data []byte) json.RawMessage {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
+	compact, ok := fixtures.CompactJSON(data)
+	if !ok {
 		return nil
 	}
-	b := bytes.NewBuffer(make([]byte, 0, len(data)))
-	if err := json.Compact(b, data); err != nil { // Compact validates
-		return nil
-	}
-	return b.Bytes()
+	return compact
 }
 
 // writeString writes s as a JSON string without HTML escaping, so tokens
