@@ -7,6 +7,8 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -105,27 +107,37 @@ func candidates(fsys FS, dir string) ([]candidate, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = e.Name()
+	// An entry's type is its own unless it is a link, which Stat follows.
+	type named struct {
+		name string
+		typ  fs.FileMode
 	}
-	slices.SortFunc(names, compareUTF16)
-	infos := make([]fs.FileInfo, len(names))
-	for i, n := range names {
-		if infos[i], err = vfs.Stat(fsys, path.Join(dir, n)); err != nil {
+	list := make([]named, len(entries))
+	for i, e := range entries {
+		list[i] = named{e.Name(), e.Type()}
+	}
+	slices.SortFunc(list, func(a, b named) int { return compareUTF16(a.name, b.name) })
+	for i := range list {
+		if list[i].typ&fs.ModeSymlink == 0 {
+			continue
+		}
+		info, err := vfs.Stat(fsys, path.Join(dir, list[i].name))
+		if err != nil {
 			return nil, err
 		}
+		list[i].typ = info.Mode().Type()
 	}
 	var out []candidate
-	for i, n := range names {
+	for _, e := range list {
+		n := e.name
 		entry := path.Join(dir, n)
 		switch {
-		case infos[i].IsDir():
+		case e.typ.IsDir():
 			file := path.Join(entry, "profile.yml")
 			if exists(fsys, file) {
 				out = append(out, candidate{slug: n, file: file, folder: entry, resourceRoot: entry, layout: LayoutDirectory})
 			}
-		case infos[i].Mode().IsRegular():
+		case e.typ.IsRegular():
 			m := flatFilePattern.FindStringSubmatch(n)
 			if m != nil && m[1] != "profile" {
 				out = append(out, candidate{slug: m[1], file: entry, folder: dir, layout: LayoutFlatFile})
@@ -138,6 +150,9 @@ func candidates(fsys FS, dir string) ([]candidate, error) {
 // compareUTF16 orders strings by UTF-16 code units, as JavaScript's
 // default sort does.
 func compareUTF16(a, b string) int {
+	if ascii(a) && ascii(b) { // one UTF-16 unit per byte
+		return strings.Compare(a, b)
+	}
 	ra, rb := []rune(a), []rune(b)
 	for i := 0; i < len(ra) && i < len(rb); i++ {
 		if ra[i] == rb[i] {
@@ -146,6 +161,15 @@ func compareUTF16(a, b string) int {
 		return utf16Key(ra[i]) - utf16Key(rb[i])
 	}
 	return len(ra) - len(rb)
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // utf16Key maps a rune to an order-preserving key of its UTF-16 encoding:

@@ -430,3 +430,31 @@ func TestLoadDefaultCatalog(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadSourceThroughLinks checks that a source's entries that are links
+// count as what they point at, and that a dangling one fails the source.
+func TestLoadSourceThroughLinks(t *testing.T) {
+	t.Parallel()
+	fsys := memTree(t, vfstest.Tree{
+		"elsewhere/team/profile.yml": file("id: team\n"),
+		"elsewhere/solo.yml":         file("id: solo\n"),
+		"src/a.yml":                  file("{}\n"),
+		"src/team":                   vfstest.Link("../elsewhere/team"),
+		"src/solo.yml":               vfstest.Link("../elsewhere/solo.yml"),
+	})
+	layers, issues := resolve.LoadSource(fsys, resolve.Source{Path: "/w/src"})
+	var got []string
+	for _, l := range layers {
+		got = append(got, l.ID+" "+string(l.Layout))
+	}
+	want := []string{"a " + string(resolve.LayoutFlatFile), "solo " + string(resolve.LayoutFlatFile), "team " + string(resolve.LayoutDirectory)}
+	if diff := cmp.Diff(want, got); diff != "" || len(issues) != 0 {
+		t.Errorf("layers (-want +got):\n%s\nissues: %v", diff, issueList(issues))
+	}
+	if err := fsys.Symlink("missing", "/w/src/dangling"); err != nil {
+		t.Fatal(err)
+	}
+	if layers, issues := resolve.LoadSource(fsys, resolve.Source{Path: "/w/src"}); len(issues) == 0 {
+		t.Errorf("a dangling entry: layers %+v and no issue", layers)
+	}
+}
