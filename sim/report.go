@@ -155,28 +155,20 @@ func writeString(b *bytes.Buffer, s string) {
 	b.Truncate(b.Len() - 1) // drop the encoder's newline
 }
 
-// value returns the summary as the values expectations compare: plain JSON
-// values (map[string]any, []any, string) for its plain fields, and the raw
-// JSON of its generated documents, which a comparison decodes only when an
-// expected file looks at them.
+// value returns the summary as the values expectations compare: its own
+// strings, lists and maps for the plain fields (shared, read only), and the
+// raw JSON of its generated documents, which a comparison decodes only
+// when an expected file looks at them.
 func (s *Summary) value() map[string]any {
-	args := make([]any, len(s.LaunchArgs))
-	for i, a := range s.LaunchArgs {
-		args[i] = a
-	}
-	env := make(map[string]any, len(s.LaunchEnv))
+	env := make(map[string]string, len(s.LaunchEnv))
 	for _, v := range s.LaunchEnv {
 		env[v.Name] = v.Value
 	}
-	targets := make(map[string]any, len(s.StateTargets))
-	for k, v := range s.StateTargets {
-		targets[k] = v
-	}
 	m := map[string]any{
 		"launchCommand": s.LaunchCommand,
-		"launchArgs":    args,
+		"launchArgs":    s.LaunchArgs,
 		"launchEnv":     env,
-		"stateTargets":  targets,
+		"stateTargets":  s.StateTargets,
 	}
 	for _, f := range [...]struct {
 		key string
