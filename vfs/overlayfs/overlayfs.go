@@ -47,10 +47,13 @@ type FS struct {
 	// again: removed or replaced names. A directory of the upper layer
 	// whose name is dead is opaque. No dead name lies below another.
 	dead map[string]struct{}
-	// lowerDirs caches, by canonical name, whether the lower layer has a
-	// directory there (a fact of the lower layer alone, which never
-	// changes), so that upper directories need not ask it again.
-	lowerDirs sync.Map
+	// lowerMu guards lowerInfo, which readers fill while they share mu.
+	lowerMu sync.Mutex
+	// lowerInfo caches the lower layer's Lstat information by canonical
+	// name, nil where it has no entry: a fact of the lower layer alone,
+	// which never changes, so that a name is asked of it once. It grows
+	// with the names the overlay resolves below lower directories.
+	lowerInfo map[string]fs.FileInfo
 }
 
 var _ vfs.ReadWriteFS = (*FS)(nil)
@@ -71,7 +74,7 @@ func New(lower vfs.FS, opts Options) *FS {
 			_ = up.Chtimes("/", fi.ModTime(), fi.ModTime())
 		}
 	}
-	return &FS{lower: lower, upper: up, dead: map[string]struct{}{}}
+	return &FS{lower: lower, upper: up, dead: map[string]struct{}{}, lowerInfo: map[string]fs.FileInfo{}}
 }
 
 // Upper returns the upper layer. Reading it shows what the overlay holds
@@ -107,6 +110,10 @@ type frame struct {
 	lower int8
 }
 
+// stackRoom is the depth of the resolution stacks kept on the caller's
+// stack; deeper ones move to the heap.
+const stackRoom = 8
+
 // walkResult is the outcome of resolving a name in the merged view.
 type walkResult struct {
 	// stack holds the entries from the root to the parent of the final
@@ -116,18 +123,13 @@ type walkResult struct {
 	path string
 	// exists reports whether the final entry exists.
 	exists bool
-	// touched lists the entries the resolution passed through, in order:
-	// directories descended into and links followed (with walkRecord only).
-	touched []entry
 }
 
 // final returns the final entry; it is valid only when r.exists.
 func (r *walkResult) final() *entry { return &r.stack[len(r.stack)-1].e }
 
-const (
-	walkFollow = 1 << iota // follow a final symbolic link
-	walkRecord             // record the touched entries (for copy-up)
-)
+// walkFollow makes a resolution follow a final symbolic link.
+const walkFollow = 1
 
 func join(dir, name string) string {
 	if dir == "/" {
@@ -139,6 +141,12 @@ func join(dir, name string) string {
 // inner returns the errno-like error inside a *fs.PathError or
 // *os.LinkError, so that it can be rewrapped with the caller's name.
 func inner(err error) error {
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case *fs.PathError:
+		return e.Err
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
@@ -164,16 +172,13 @@ func (f *FS) isDead(name string) bool {
 // markDead records that the lower entry at name, and everything below it,
 // never shows again.
 func (f *FS) markDead(name string) {
-	prefix := name + "/"
-	if name == "/" {
-		prefix = "/"
-	}
 	for d := range f.dead {
-		if strings.HasPrefix(d, prefix) {
+		if name == "/" || len(d) > len(name) && d[len(name)] == '/' && d[:len(name)] == name {
 			delete(f.dead, d)
 		}
 	}
-	f.dead[name] = struct{}{}
+	// The name may be part of a caller's longer string: keep a copy.
+	f.dead[strings.Clone(name)] = struct{}{}
 }
 
 // rootInfo returns the information of "/", which always lives in the
@@ -197,19 +202,13 @@ func (f *FS) lowerShows(stack []frame, i int) (bool, error) {
 			}
 		}
 		if parentOK && fr.e.isDir() && !f.isDead(fr.e.path) {
-			if !fr.e.upper {
-				ok = true
-			} else if cached, known := f.lowerDirs.Load(fr.e.path); known {
-				ok = cached.(bool)
-			} else {
-				fi, err := vfs.Lstat(f.lower, fr.e.path)
-				switch {
-				case err == nil:
-					ok = fi.IsDir()
-				case !missing(err):
-					return false, inner(err)
+			ok = true
+			if fr.e.upper {
+				fi, err := f.lowerLstat(fr.e.path)
+				if err != nil {
+					return false, err
 				}
-				f.lowerDirs.Store(fr.e.path, ok)
+				ok = fi != nil && fi.IsDir()
 			}
 		}
 		fr.lower = -1
@@ -220,10 +219,43 @@ func (f *FS) lowerShows(stack []frame, i int) (bool, error) {
 	return fr.lower > 0, nil
 }
 
-// child looks name up in the directory on top of stack.
-func (f *FS) child(stack []frame, name string) (entry, bool, error) {
+// lowerLstat returns the lower layer's Lstat information for the
+// canonical name p, or nil when the lower layer has no entry there; the
+// error is bare.
+func (f *FS) lowerLstat(p string) (fs.FileInfo, error) {
+	f.lowerMu.Lock()
+	fi, known := f.lowerInfo[p]
+	f.lowerMu.Unlock()
+	if known {
+		return fi, nil
+	}
+	fi, err := vfs.Lstat(f.lower, p)
+	if err != nil {
+		if !missing(err) {
+			return nil, inner(err)
+		}
+		fi = nil
+	}
+	f.lowerMu.Lock()
+	f.lowerInfo[p] = fi
+	f.lowerMu.Unlock()
+	return fi, nil
+}
+
+// childPath returns the canonical name of comp in the directory dir,
+// where comp starts at byte i of src. When dir is the part of src before
+// comp, with one slash between them (the root's own slash only for the
+// root), that is a prefix of src, which costs no allocation.
+func childPath(src string, i int, dir, comp string) string {
+	if dir == "/" && i == 1 || dir != "/" && i-1 == len(dir) && src[i-1] == '/' && src[:i-1] == dir {
+		return src[:i+len(comp)]
+	}
+	return join(dir, comp)
+}
+
+// child looks up p, a child of the directory on top of stack.
+func (f *FS) child(stack []frame, p string) (entry, bool, error) {
 	top := &stack[len(stack)-1]
-	p := join(top.e.path, name)
 	if top.e.upper {
 		if fi, err := f.upper.Lstat(p); err == nil {
 			return entry{path: p, info: fi, upper: true}, true, nil
@@ -236,12 +268,9 @@ func (f *FS) child(stack []frame, name string) (entry, bool, error) {
 	if err != nil || !ok {
 		return entry{path: p}, false, err
 	}
-	fi, err := vfs.Lstat(f.lower, p)
-	if err != nil {
-		if missing(err) {
-			return entry{path: p}, false, nil
-		}
-		return entry{path: p}, false, inner(err)
+	fi, err := f.lowerLstat(p)
+	if err != nil || fi == nil {
+		return entry{path: p}, false, err
 	}
 	return entry{path: p, info: fi}, true, nil
 }
@@ -262,14 +291,22 @@ func (f *FS) readLink(e *entry) (string, error) {
 // physically, component by component, following intermediate links (and a
 // final one with walkFollow or a trailing slash), at most
 // [vfs.MaxSymlinkHops] of them. The error is bare (an errno, or an error of
-// a layer without its path); callers wrap it. The result's touched list is
-// valid even on error.
-func (f *FS) walk(name string, flags int) (walkResult, error) {
-	stack := make([]frame, 1, 8)
-	stack[0] = frame{e: entry{path: "/", upper: true}}
-	var touched []entry
-	fail := func(err error) (walkResult, error) { return walkResult{touched: touched}, err }
-	rest := name
+// a layer without its path); callers wrap it. The stack is appended to
+// stackBuf, room on the caller's stack.
+func (f *FS) walk(name string, flags int, stackBuf []frame) (walkResult, error) {
+	res, _, err := f.walkRecord(name, flags, stackBuf, nil)
+	return res, err
+}
+
+// walkRecord is walk that, unless touched is nil, also returns touched
+// with the entries the resolution passed through (directories descended
+// into and links followed) appended in order, even when it fails.
+func (f *FS) walkRecord(name string, flags int, stackBuf []frame, touched []entry) (walkResult, []entry, error) {
+	stack := append(stackBuf[:0], frame{e: entry{path: "/", upper: true}})
+	fail := func(err error) (walkResult, []entry, error) { return walkResult{}, touched, err }
+	// rest is always a suffix of src: the name, then the last link
+	// target followed with the rest of the name after the link.
+	rest, src := name, name
 	hops := 0
 	trailingSlash := len(name) > 1 && name[len(name)-1] == '/'
 	follow := flags&walkFollow != 0 || trailingSlash
@@ -286,7 +323,7 @@ func (f *FS) walk(name string, flags int) (walkResult, error) {
 				}
 				top.e.info = fi
 			}
-			return walkResult{stack: stack, path: top.e.path, exists: true, touched: touched}, nil
+			return walkResult{stack: stack, path: top.e.path, exists: true}, touched, nil
 		}
 		i := strings.IndexByte(rest, '/')
 		comp, more := rest, ""
@@ -311,7 +348,7 @@ func (f *FS) walk(name string, flags int) (walkResult, error) {
 			rest = more
 			continue
 		}
-		c, ok, err := f.child(stack, comp)
+		c, ok, err := f.child(stack, childPath(src, len(src)-len(rest), stack[len(stack)-1].e.path, comp))
 		if err != nil {
 			return fail(err)
 		}
@@ -319,14 +356,14 @@ func (f *FS) walk(name string, flags int) (walkResult, error) {
 			if !last {
 				return fail(syscall.ENOENT)
 			}
-			return walkResult{stack: stack, path: c.path, touched: touched}, nil
+			return walkResult{stack: stack, path: c.path}, touched, nil
 		}
 		if c.isLink() && (!last || follow) {
 			hops++
 			if hops > vfs.MaxSymlinkHops {
 				return fail(syscall.ELOOP)
 			}
-			if flags&walkRecord != 0 {
+			if touched != nil {
 				touched = append(touched, c)
 			}
 			t, err := f.readLink(&c)
@@ -340,6 +377,7 @@ func (f *FS) walk(name string, flags int) (walkResult, error) {
 				stack = stack[:1]
 			}
 			rest = t + more
+			src = rest
 			continue
 		}
 		fr := frame{e: c}
@@ -354,9 +392,9 @@ func (f *FS) walk(name string, flags int) (walkResult, error) {
 			if trailingSlash && !c.isDir() {
 				return fail(syscall.ENOTDIR)
 			}
-			return walkResult{stack: stack, path: c.path, exists: true, touched: touched}, nil
+			return walkResult{stack: stack, path: c.path, exists: true}, touched, nil
 		}
-		if flags&walkRecord != 0 {
+		if touched != nil {
 			touched = append(touched, c)
 		}
 		rest = more
@@ -383,9 +421,19 @@ func (f *FS) readDir(stack []frame) ([]fs.DirEntry, error) {
 		return nil, inner(err)
 	}
 	n := len(list)
+	// key holds the directory's name and a slash; a child's name is
+	// appended to it to look it up among the dead ones.
+	var keyBuf [128]byte
+	key := append(keyBuf[:0], top.e.path...)
+	if top.e.path != "/" {
+		key = append(key, '/')
+	}
 	for _, de := range low {
-		if f.isDead(join(top.e.path, de.Name())) {
-			continue
+		if len(f.dead) > 0 {
+			k := append(key, de.Name()...)
+			if _, dead := f.dead[string(k)]; dead {
+				continue
+			}
 		}
 		if _, found := slices.BinarySearchFunc(list[:n], de.Name(), func(e fs.DirEntry, name string) int {
 			return strings.Compare(e.Name(), name)

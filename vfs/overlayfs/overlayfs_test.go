@@ -228,6 +228,22 @@ func TestWhiteoutsAndOpaqueDirs(t *testing.T) {
 				t.Errorf("ReadDir(/d/sub) = %s, want %s", got, want)
 			}
 		}},
+		{name: "whiteouts seen through unclean names", why: "the canonical name of a component is a prefix of the caller's name only when the name is clean up to it", run: func(t *testing.T, fsys *overlayfs.FS) {
+			vfstest.Must(t, "Remove", fsys.Remove("/d/./sub//inner.txt"))
+			vfstest.Must(t, "RemoveAll", fsys.RemoveAll("/ldir/sub/deep/../deep"))
+			for _, name := range []string{"/d/sub/inner.txt", "//d/sub/inner.txt", "/e/../d/sub/inner.txt", "/ldir/sub/inner.txt", "/ldir//sub/./inner.txt", "/d/sub/deep/x", "/ldir/../d/sub/deep"} {
+				_, err := fsys.Lstat(name)
+				wantErr(t, "Lstat", err, fs.ErrNotExist, name)
+			}
+			for _, name := range []string{"/d/sub", "/ldir/sub/", "//d//sub", "/e/../ldir/./sub"} {
+				if got := listing(t, fsys, name); got != "" {
+					t.Errorf("ReadDir(%s) = %s, want empty", name, got)
+				}
+			}
+			for _, name := range []string{"/d/target.txt", "/ldir/target.txt", "/ldir/sub/../target.txt", "//ldir//target.txt"} {
+				vfstest.WantText(t, fsys, name, "T")
+			}
+		}},
 		{name: "rename onto a lower file", run: func(t *testing.T, fsys *overlayfs.FS) {
 			vfstest.Must(t, "WriteFile", fsys.WriteFile("/n", []byte("N"), 0o644))
 			vfstest.Must(t, "Rename", fsys.Rename("/n", "/d/target.txt"))

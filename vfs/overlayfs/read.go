@@ -37,11 +37,12 @@ type namedInfo struct {
 func (i namedInfo) Name() string { return i.name }
 
 // lookup resolves name for a read operation and requires it to exist.
-func (f *FS) lookup(op, name string, flags int) (walkResult, error) {
+// The result's stack is appended to stackBuf.
+func (f *FS) lookup(op, name string, flags int, stackBuf []frame) (walkResult, error) {
 	if err := validName(op, name); err != nil {
 		return walkResult{}, err
 	}
-	res, err := f.walk(name, flags)
+	res, err := f.walk(name, flags, stackBuf)
 	if err != nil {
 		return walkResult{}, &fs.PathError{Op: op, Path: name, Err: err}
 	}
@@ -67,7 +68,8 @@ func (f *FS) Lstat(name string) (fs.FileInfo, error) {
 }
 
 func (f *FS) stat(op, name string, flags int) (fs.FileInfo, error) {
-	res, err := f.lookup(op, name, flags)
+	var buf [stackRoom]frame
+	res, err := f.lookup(op, name, flags, buf[:0])
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +84,8 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 }
 
 func (f *FS) readFile(name string) ([]byte, error) {
-	res, err := f.lookup("open", name, walkFollow)
+	var buf [stackRoom]frame
+	res, err := f.lookup("open", name, walkFollow, buf[:0])
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +114,8 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 func (f *FS) readDirNamed(name string) ([]fs.DirEntry, error) {
-	res, err := f.lookup("open", name, walkFollow)
+	var buf [stackRoom]frame
+	res, err := f.lookup("open", name, walkFollow, buf[:0])
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +137,8 @@ func (f *FS) ReadLink(name string) (string, error) {
 }
 
 func (f *FS) readLinkNamed(name string) (string, error) {
-	res, err := f.lookup("readlink", name, 0)
+	var buf [stackRoom]frame
+	res, err := f.lookup("readlink", name, 0, buf[:0])
 	if err != nil {
 		return "", err
 	}
@@ -157,7 +162,8 @@ func (f *FS) Open(name string) (fs.File, error) {
 }
 
 func (f *FS) openRead(name string) (*readFile, error) {
-	res, err := f.lookup("open", name, walkFollow)
+	var buf [stackRoom]frame
+	res, err := f.lookup("open", name, walkFollow, buf[:0])
 	if err != nil {
 		return nil, err
 	}

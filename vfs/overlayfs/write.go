@@ -172,12 +172,15 @@ const (
 // fc says. Errors of the resolution itself are left for the upper layer to
 // report; the returned error is a failure of the lower layer (bare, for the
 // caller to wrap).
-func (f *FS) prepare(name string, flags int, fc finalCopy) (walkResult, error) {
+//
+// The result's stack is appended to stackBuf.
+func (f *FS) prepare(name string, flags int, fc finalCopy, stackBuf []frame) (walkResult, error) {
 	if name == "" || name[0] != '/' {
 		return walkResult{}, nil // the upper layer reports the invalid name
 	}
-	res, werr := f.walk(name, flags|walkRecord)
-	if err := f.materialize(res.touched); err != nil {
+	var touchedBuf [stackRoom]entry
+	res, touched, werr := f.walkRecord(name, flags, stackBuf, touchedBuf[:0])
+	if err := f.materialize(touched); err != nil {
 		return walkResult{}, err
 	}
 	if werr != nil {
@@ -221,7 +224,8 @@ func linkErr(op, oldname, newname string, err error) error {
 func (f *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, err := f.prepare(name, walkFollow, copyEntry); err != nil {
+	var buf [stackRoom]frame
+	if _, err := f.prepare(name, walkFollow, copyEntry, buf[:0]); err != nil {
 		return pathErr("open", name, err)
 	}
 	return f.upper.WriteFile(name, data, perm)
@@ -249,7 +253,8 @@ func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error)
 	if excl {
 		flags = 0
 	}
-	res, err := f.prepare(name, flags, copyEntry)
+	var buf [stackRoom]frame
+	res, err := f.prepare(name, flags, copyEntry, buf[:0])
 	if err != nil {
 		return nil, pathErr("open", name, err)
 	}
@@ -269,7 +274,8 @@ func (f *FS) Mkdir(name string, perm fs.FileMode) error {
 }
 
 func (f *FS) mkdir(name string, perm fs.FileMode) error {
-	if _, err := f.prepare(name, 0, copyEntry); err != nil {
+	var buf [stackRoom]frame
+	if _, err := f.prepare(name, 0, copyEntry, buf[:0]); err != nil {
 		return pathErr("mkdir", name, err)
 	}
 	return f.upper.Mkdir(name, perm)
@@ -286,7 +292,8 @@ func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 }
 
 func (f *FS) mkdirAll(name string, perm fs.FileMode) error {
-	if res, err := f.walk(name, walkFollow); err == nil && res.exists {
+	var buf [stackRoom]frame
+	if res, err := f.walk(name, walkFollow, buf[:0]); err == nil && res.exists {
 		if res.final().isDir() {
 			return nil
 		}
@@ -300,7 +307,7 @@ func (f *FS) mkdirAll(name string, perm fs.FileMode) error {
 	}
 	err := f.mkdir(name, perm)
 	if err != nil {
-		if res, err1 := f.walk(name, 0); err1 == nil && res.exists && res.final().isDir() {
+		if res, err1 := f.walk(name, 0, buf[:0]); err1 == nil && res.exists && res.final().isDir() {
 			return nil
 		}
 	}
@@ -329,7 +336,8 @@ func lastSlash(s string) int {
 func (f *FS) Remove(name string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	res, err := f.prepare(name, 0, copyWitness)
+	var buf [stackRoom]frame
+	res, err := f.prepare(name, 0, copyWitness, buf[:0])
 	if err != nil {
 		return pathErr("remove", name, err)
 	}
@@ -348,7 +356,8 @@ func (f *FS) Remove(name string) error {
 func (f *FS) RemoveAll(name string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	res, err := f.prepare(name, 0, copyNone)
+	var buf [stackRoom]frame
+	res, err := f.prepare(name, 0, copyNone, buf[:0])
 	if err != nil {
 		return pathErr("unlinkat", name, err)
 	}
@@ -368,11 +377,13 @@ func (f *FS) RemoveAll(name string) error {
 func (f *FS) Rename(oldname, newname string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	src, err := f.prepare(oldname, 0, copyTree)
+	var buf [stackRoom]frame
+	src, err := f.prepare(oldname, 0, copyTree, buf[:0])
 	if err != nil {
 		return linkErr("rename", oldname, newname, err)
 	}
-	dst, err := f.prepare(newname, 0, copyWitness)
+	var dstBuf [stackRoom]frame
+	dst, err := f.prepare(newname, 0, copyWitness, dstBuf[:0])
 	if err != nil {
 		return linkErr("rename", oldname, newname, err)
 	}
@@ -391,7 +402,8 @@ func (f *FS) Rename(oldname, newname string) error {
 func (f *FS) Symlink(oldname, newname string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, err := f.prepare(newname, 0, copyEntry); err != nil {
+	var buf [stackRoom]frame
+	if _, err := f.prepare(newname, 0, copyEntry, buf[:0]); err != nil {
 		return linkErr("symlink", oldname, newname, err)
 	}
 	return f.upper.Symlink(oldname, newname)
@@ -402,7 +414,8 @@ func (f *FS) Symlink(oldname, newname string) error {
 func (f *FS) Chmod(name string, mode fs.FileMode) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, err := f.prepare(name, walkFollow, copyEntry); err != nil {
+	var buf [stackRoom]frame
+	if _, err := f.prepare(name, walkFollow, copyEntry, buf[:0]); err != nil {
 		return pathErr("chmod", name, err)
 	}
 	return f.upper.Chmod(name, mode)
@@ -413,7 +426,8 @@ func (f *FS) Chmod(name string, mode fs.FileMode) error {
 func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, err := f.prepare(name, walkFollow, copyEntry); err != nil {
+	var buf [stackRoom]frame
+	if _, err := f.prepare(name, walkFollow, copyEntry, buf[:0]); err != nil {
 		return pathErr("chtimes", name, err)
 	}
 	return f.upper.Chtimes(name, atime, mtime)
