@@ -47,13 +47,47 @@ type FS struct {
 	// again: removed or replaced names. A directory of the upper layer
 	// whose name is dead is opaque. No dead name lies below another.
 	dead map[string]struct{}
-	// lowerMu guards lowerInfo, which readers fill while they share mu.
-	lowerMu sync.Mutex
+	// cacheMu guards lowerInfo and known, which readers fill while they
+	// share mu.
+	cacheMu sync.Mutex
 	// lowerInfo caches the lower layer's Lstat information by canonical
 	// name, nil where it has no entry: a fact of the lower layer alone,
 	// which never changes, so that a name is asked of it once. It grows
 	// with the names the overlay resolves below lower directories.
 	lowerInfo map[string]fs.FileInfo
+	// known caches the merged view's entries by canonical name for the
+	// calls that only read. Every call that writes empties it when it
+	// takes mu, and neither reads nor fills it (writing is set while it
+	// holds mu).
+	known   map[string]knownEntry
+	writing bool
+}
+
+// knownEntry is an entry of the merged view as [FS.known] keeps it.
+type knownEntry struct {
+	info  fs.FileInfo // nil when there is no entry
+	upper bool
+}
+
+// maxKeptKnown is the size up to which the cache of merged entries is
+// emptied in place rather than dropped, so that emptying it stays cheap.
+const maxKeptKnown = 64
+
+// lockWrite takes mu for a call that writes; unlockWrite releases it.
+func (f *FS) lockWrite() {
+	f.mu.Lock()
+	f.writing = true
+	switch n := len(f.known); {
+	case n > maxKeptKnown:
+		f.known = map[string]knownEntry{}
+	case n > 0:
+		clear(f.known)
+	}
+}
+
+func (f *FS) unlockWrite() {
+	f.writing = false
+	f.mu.Unlock()
 }
 
 var _ vfs.ReadWriteFS = (*FS)(nil)
@@ -74,7 +108,8 @@ func New(lower vfs.FS, opts Options) *FS {
 			_ = up.Chtimes("/", fi.ModTime(), fi.ModTime())
 		}
 	}
-	return &FS{lower: lower, upper: up, dead: map[string]struct{}{}, lowerInfo: map[string]fs.FileInfo{}}
+	return &FS{lower: lower, upper: up, dead: map[string]struct{}{},
+		lowerInfo: map[string]fs.FileInfo{}, known: map[string]knownEntry{}}
 }
 
 // Upper returns the upper layer. Reading it shows what the overlay holds
@@ -95,6 +130,19 @@ type entry struct {
 	path  string      // canonical name
 	info  fs.FileInfo // Lstat information from the layer holding it
 	upper bool        // the entry lives in the upper layer
+	// typeOnly says that info is good for the entry's type only: an
+	// upper entry's information taken from [FS.known], whose size, mode
+	// and time an open handle may have changed since.
+	typeOnly bool
+}
+
+// freshInfo returns e's current Lstat information.
+func (f *FS) freshInfo(e *entry) (fs.FileInfo, error) {
+	if !e.typeOnly {
+		return e.info, nil
+	}
+	fi, err := f.upper.Lstat(e.path)
+	return fi, inner(err)
 }
 
 // isDir reports whether e is a directory. The root's information is read
@@ -223,9 +271,9 @@ func (f *FS) lowerShows(stack []frame, i int) (bool, error) {
 // canonical name p, or nil when the lower layer has no entry there; the
 // error is bare.
 func (f *FS) lowerLstat(p string) (fs.FileInfo, error) {
-	f.lowerMu.Lock()
+	f.cacheMu.Lock()
 	fi, known := f.lowerInfo[p]
-	f.lowerMu.Unlock()
+	f.cacheMu.Unlock()
 	if known {
 		return fi, nil
 	}
@@ -236,9 +284,9 @@ func (f *FS) lowerLstat(p string) (fs.FileInfo, error) {
 		}
 		fi = nil
 	}
-	f.lowerMu.Lock()
+	f.cacheMu.Lock()
 	f.lowerInfo[p] = fi
-	f.lowerMu.Unlock()
+	f.cacheMu.Unlock()
 	return fi, nil
 }
 
@@ -255,6 +303,26 @@ func childPath(src string, i int, dir, comp string) string {
 
 // child looks up p, a child of the directory on top of stack.
 func (f *FS) child(stack []frame, p string) (entry, bool, error) {
+	if f.writing {
+		return f.lookChild(stack, p)
+	}
+	f.cacheMu.Lock()
+	k, known := f.known[p]
+	f.cacheMu.Unlock()
+	if known {
+		return entry{path: p, info: k.info, upper: k.upper, typeOnly: k.upper}, k.info != nil, nil
+	}
+	e, ok, err := f.lookChild(stack, p)
+	if err == nil {
+		f.cacheMu.Lock()
+		f.known[p] = knownEntry{info: e.info, upper: e.upper}
+		f.cacheMu.Unlock()
+	}
+	return e, ok, err
+}
+
+// lookChild is child without the cache.
+func (f *FS) lookChild(stack []frame, p string) (entry, bool, error) {
 	top := &stack[len(stack)-1]
 	if top.e.upper {
 		if fi, err := f.upper.Lstat(p); err == nil {

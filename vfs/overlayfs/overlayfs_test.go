@@ -439,3 +439,52 @@ func TestGivenUpperLayer(t *testing.T) {
 		t.Errorf("upper Lstat(/d/f) = %v, want not copied up", err)
 	}
 }
+
+// TestStatAfterWritesThroughHandles checks that information read before a
+// write through an open handle is not reported after it: the handle
+// changes the upper layer between the calls of the overlay.
+func TestStatAfterWritesThroughHandles(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		file string
+		want string
+	}{
+		{name: "copied-up lower file", file: "/d/target.txt", want: "Tbcd"},
+		{name: "upper file", file: "/d/new.txt", want: "abcd"},
+		{name: "through a lower link", file: "/ldir/target.txt", want: "Tbcd"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			fsys, _ := overlayOf(t, lowerBase())
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/d/new.txt", []byte("a"), 0o644))
+			h, err := fsys.OpenFile(c.file, os.O_WRONLY|os.O_APPEND, 0)
+			vfstest.Must(t, "OpenFile", err)
+			defer h.Close()
+			before, err := fsys.Stat(c.file)
+			vfstest.Must(t, "Stat before the write", err)
+			if before.Size() != 1 {
+				t.Fatalf("Stat before the write: size %d, want 1", before.Size())
+			}
+			_, err = h.Write([]byte("bcd"))
+			vfstest.Must(t, "Write", err)
+			for what, stat := range map[string]func(string) (fs.FileInfo, error){"Stat": fsys.Stat, "Lstat": fsys.Lstat} {
+				fi, err := stat(c.file)
+				vfstest.Must(t, what, err)
+				if fi.Size() != int64(len(c.want)) {
+					t.Errorf("%s after the write: size %d, want %d", what, fi.Size(), len(c.want))
+				}
+			}
+			r, err := fsys.Open(c.file)
+			vfstest.Must(t, "Open", err)
+			defer r.Close()
+			fi, err := r.Stat()
+			vfstest.Must(t, "Stat of the open file", err)
+			if fi.Size() != int64(len(c.want)) {
+				t.Errorf("Open(%s).Stat(): size %d, want %d", c.file, fi.Size(), len(c.want))
+			}
+			vfstest.WantText(t, fsys, c.file, c.want)
+		})
+	}
+}

@@ -73,7 +73,11 @@ func (f *FS) stat(op, name string, flags int) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return namedInfo{FileInfo: res.final().info, name: baseName(name)}, nil
+	fi, err := f.freshInfo(res.final())
+	if err != nil {
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
+	}
+	return namedInfo{FileInfo: fi, name: baseName(name)}, nil
 }
 
 // ReadFile returns the named file's content, following links.
@@ -168,7 +172,11 @@ func (f *FS) openRead(name string) (*readFile, error) {
 		return nil, err
 	}
 	e := res.final()
-	rf := &readFile{name: name, info: namedInfo{FileInfo: e.info, name: baseName(name)}}
+	fi, err := f.freshInfo(e)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	rf := &readFile{name: name, info: namedInfo{FileInfo: fi, name: baseName(name)}}
 	if e.isDir() {
 		list, err := f.readDir(res.stack)
 		if err != nil {

@@ -222,8 +222,8 @@ func linkErr(op, oldname, newname string, err error) error {
 // links (a dangling final link creates its target when the target's parent
 // exists). The file lands in the upper layer.
 func (f *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.lockWrite()
+	defer f.unlockWrite()
 	var buf [stackRoom]frame
 	if _, err := f.prepare(name, walkFollow, copyEntry, buf[:0]); err != nil {
 		return pathErr("open", name, err)
@@ -246,8 +246,8 @@ func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error)
 		defer f.mu.RUnlock()
 		return f.openRead(name)
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.lockWrite()
+	defer f.unlockWrite()
 	flags := walkFollow
 	excl := flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0
 	if excl {
@@ -268,8 +268,8 @@ func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error)
 // dangling one, is an existing entry. A directory made where a removed
 // lower directory was is opaque: the lower children do not show.
 func (f *FS) Mkdir(name string, perm fs.FileMode) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.lockWrite()
+	defer f.unlockWrite()
 	return f.mkdir(name, perm)
 }
 
@@ -283,8 +283,8 @@ func (f *FS) mkdir(name string, perm fs.FileMode) error {
 
 // MkdirAll creates a directory and any missing parents like os.MkdirAll.
 func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.lockWrite()
+	defer f.unlockWrite()
 	if err := validName("mkdir", name); err != nil {
 		return err
 	}
@@ -334,8 +334,8 @@ func lastSlash(s string) int {
 // os.Remove; it never follows a final link. A removed lower entry is
 // hidden by a whiteout.
 func (f *FS) Remove(name string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.lockWrite()
+	defer f.unlockWrite()
 	var buf [stackRoom]frame
 	res, err := f.prepare(name, 0, copyWitness, buf[:0])
 	if err != nil {
@@ -354,8 +354,8 @@ func (f *FS) Remove(name string) error {
 // are removed, never followed, and a missing name is not an error. Lower
 // entries are hidden by one whiteout on name; they are not read.
 func (f *FS) RemoveAll(name string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.lockWrite()
+	defer f.unlockWrite()
 	var buf [stackRoom]frame
 	res, err := f.prepare(name, 0, copyNone, buf[:0])
 	if err != nil {
@@ -375,8 +375,8 @@ func (f *FS) RemoveAll(name string) error {
 // visible subtree up first; the old name then hides the lower entry, and
 // the new one is opaque.
 func (f *FS) Rename(oldname, newname string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.lockWrite()
+	defer f.unlockWrite()
 	var buf [stackRoom]frame
 	src, err := f.prepare(oldname, 0, copyTree, buf[:0])
 	if err != nil {
@@ -400,8 +400,8 @@ func (f *FS) Rename(oldname, newname string) error {
 // Symlink creates newname as a symbolic link to oldname, stored verbatim,
 // in the upper layer.
 func (f *FS) Symlink(oldname, newname string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.lockWrite()
+	defer f.unlockWrite()
 	var buf [stackRoom]frame
 	if _, err := f.prepare(newname, 0, copyEntry, buf[:0]); err != nil {
 		return linkErr("symlink", oldname, newname, err)
@@ -412,8 +412,8 @@ func (f *FS) Symlink(oldname, newname string) error {
 // Chmod changes the permission bits of the named file, following links; a
 // lower file is copied up first.
 func (f *FS) Chmod(name string, mode fs.FileMode) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.lockWrite()
+	defer f.unlockWrite()
 	var buf [stackRoom]frame
 	if _, err := f.prepare(name, walkFollow, copyEntry, buf[:0]); err != nil {
 		return pathErr("chmod", name, err)
@@ -424,8 +424,8 @@ func (f *FS) Chmod(name string, mode fs.FileMode) error {
 // Chtimes changes the modification time of the named file, following
 // links; a lower file is copied up first. Access times are not recorded.
 func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.lockWrite()
+	defer f.unlockWrite()
 	var buf [stackRoom]frame
 	if _, err := f.prepare(name, walkFollow, copyEntry, buf[:0]); err != nil {
 		return pathErr("chtimes", name, err)
