@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -133,6 +134,28 @@ func TestLinksAcrossLayers(t *testing.T) {
 			vfstest.Must(t, "Write", err)
 			vfstest.Must(t, "Close", f.Close())
 			vfstest.WantText(t, fsys, "/d/sub/inner.txt", "I+")
+		}},
+		{name: "truncating a lower file", why: "a file copied up to be truncated keeps its mode and takes the time of the truncation", run: func(t *testing.T, fsys *overlayfs.FS) {
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/ldir/sub/deep/x", []byte("W"), 0o644))
+			vfstest.WantText(t, fsys, "/d/sub/deep/x", "W")
+			written, err := fsys.Stat("/d/sub/deep/x")
+			vfstest.Must(t, "Stat", err)
+			vfstest.Must(t, "WriteFile", fsys.WriteFile("/d/sub/deep/next", nil, 0o644))
+			next, err := fsys.Stat("/d/sub/deep/next")
+			vfstest.Must(t, "Stat", err)
+			if written.Mode() != 0o600 || next.ModTime().Sub(written.ModTime()) != time.Second {
+				t.Errorf("written file: mode %v, time %v; want 0600 and one clock tick before the next file's %v", written.Mode(), written.ModTime(), next.ModTime())
+			}
+			f, err := fsys.OpenFile("/d/sub/inner.txt", os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_TRUNC, 0o644)
+			if err == nil {
+				f.Close()
+			}
+			wantErr(t, "OpenFile exclusive on a lower file", err, fs.ErrExist, "/d/sub/inner.txt")
+			vfstest.WantText(t, fsys, "/d/sub/inner.txt", "I")
+			f, err = fsys.OpenFile("/ldir/target.txt", os.O_RDWR|os.O_TRUNC, 0)
+			vfstest.Must(t, "OpenFile truncating", err)
+			vfstest.Must(t, "Close", f.Close())
+			vfstest.WantText(t, fsys, "/d/target.txt", "")
 		}},
 		{name: "chmod through a link copies up the target", run: func(t *testing.T, fsys *overlayfs.FS) {
 			vfstest.Must(t, "Chmod", fsys.Chmod("/ldir/sub/deep/x", 0o640))

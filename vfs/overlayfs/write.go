@@ -14,15 +14,14 @@ import (
 // --- copy-up -----------------------------------------------------------
 
 // copyUp copies the lower entry e into the upper layer, whose parent
-// directory must already be there: a directory without its children, a
-// file with its content, a link with its target; modes and modification
-// times (except a link's) are kept, and so is the parent's time. An entry
-// already in the upper layer is left alone.
-func (f *FS) copyUp(e entry) error {
+// directory must already be there and which must not hold e yet: a
+// directory without its children, a file with its content (none with
+// noData, for a caller that truncates it next), a link with its target;
+// modes and modification times (except a link's, and an empty file's,
+// which the truncation sets) are kept, and so is the parent's time. An
+// upper entry is left alone.
+func (f *FS) copyUp(e entry, noData bool) error {
 	if e.upper {
-		return nil
-	}
-	if _, err := f.upper.Lstat(e.path); err == nil {
 		return nil
 	}
 	parent := path.Dir(e.path)
@@ -31,6 +30,7 @@ func (f *FS) copyUp(e entry) error {
 		return inner(err)
 	}
 	mode := e.info.Mode()
+	keepTime := mode&fs.ModeSymlink == 0
 	switch {
 	case mode.IsDir():
 		err = f.upper.Mkdir(e.path, 0o700)
@@ -41,7 +41,12 @@ func (f *FS) copyUp(e entry) error {
 		}
 	case mode.IsRegular():
 		var data []byte
-		if data, err = vfs.ReadFile(f.lower, e.path); err == nil {
+		if noData {
+			keepTime = false
+		} else {
+			data, err = vfs.ReadFile(f.lower, e.path)
+		}
+		if err == nil {
 			err = f.upper.WriteFile(e.path, data, 0o600)
 		}
 	default:
@@ -49,9 +54,9 @@ func (f *FS) copyUp(e entry) error {
 	}
 	if err == nil && mode&fs.ModeSymlink == 0 {
 		err = f.upper.Chmod(e.path, mode&modeBits)
-		if err == nil {
-			err = f.upper.Chtimes(e.path, time.Time{}, e.info.ModTime())
-		}
+	}
+	if err == nil && keepTime {
+		err = f.upper.Chtimes(e.path, time.Time{}, e.info.ModTime())
 	}
 	if err == nil {
 		err = f.upper.Chtimes(parent, time.Time{}, pinfo.ModTime())
@@ -74,13 +79,27 @@ func (e *unsupportedTypeError) Unwrap() error { return errors.ErrUnsupported }
 
 // materialize copies up every entry a resolution passed through, so that
 // the upper layer resolves the same name the same way.
+// An entry met twice is copied once: a resolution that passes through a
+// lower entry sees it in the lower layer both times.
 func (f *FS) materialize(touched []entry) error {
-	for _, e := range touched {
-		if err := f.copyUp(e); err != nil {
-			return err
+	for i, e := range touched {
+		if !e.upper && !metBefore(touched[:i], e.path) {
+			if err := f.copyUp(e, false); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// metBefore reports whether one of touched is at the canonical name p.
+func metBefore(touched []entry, p string) bool {
+	for _, e := range touched {
+		if e.path == p {
+			return true
+		}
+	}
+	return false
 }
 
 // copyUpTree copies up the entry on top of stack and, for a directory,
@@ -88,7 +107,7 @@ func (f *FS) materialize(touched []entry) error {
 // subtree.
 func (f *FS) copyUpTree(stack []frame) error {
 	top := &stack[len(stack)-1]
-	if err := f.copyUp(top.e); err != nil {
+	if err := f.copyUp(top.e, false); err != nil {
 		return err
 	}
 	top.e.upper = true
@@ -153,7 +172,8 @@ func (f *FS) witness(stack []frame) error {
 	if err != nil || len(low) == 0 {
 		return err
 	}
-	return f.copyUp(low[0])
+	// The upper directory is empty: the child is not there.
+	return f.copyUp(low[0], false)
 }
 
 // How prepare treats the final entry of a name.
@@ -164,6 +184,7 @@ const (
 	copyEntry                    // copy it up (a directory without children)
 	copyWitness                  // as copyEntry, and a directory gets a witness child
 	copyTree                     // copy up its whole subtree
+	copyTrunc                    // as copyEntry, but a file without its content: the caller truncates it
 )
 
 // prepare resolves name in the merged view and copies up what the upper
@@ -193,13 +214,16 @@ func (f *FS) prepare(name string, flags int, fc finalCopy, stackBuf []frame) (wa
 	if !res.exists || fc == copyNone {
 		return res, nil
 	}
+	top := &res.stack[len(res.stack)-1]
+	if metBefore(touched, top.e.path) {
+		top.e.upper = true // copied up above, or it was there
+	}
 	var err error
 	switch fc {
 	case copyTree:
 		err = f.copyUpTree(res.stack)
 	default:
-		top := &res.stack[len(res.stack)-1]
-		err = f.copyUp(top.e)
+		err = f.copyUp(top.e, fc == copyTrunc)
 		top.e.upper = true
 		if err == nil && fc == copyWitness && top.e.isDir() {
 			err = f.witness(res.stack)
@@ -225,7 +249,7 @@ func (f *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	f.lockWrite()
 	defer f.unlockWrite()
 	var buf [stackRoom]frame
-	if _, err := f.prepare(name, walkFollow, copyEntry, buf[:0]); err != nil {
+	if _, err := f.prepare(name, walkFollow, copyTrunc, buf[:0]); err != nil {
 		return pathErr("open", name, err)
 	}
 	return f.upper.WriteFile(name, data, perm)
@@ -253,8 +277,14 @@ func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error)
 	if excl {
 		flags = 0
 	}
+	fc := copyEntry
+	if flag&os.O_TRUNC != 0 && !excl {
+		// The upper layer truncates the file it opens: it cannot fail on
+		// a regular file that the resolution reaches.
+		fc = copyTrunc
+	}
 	var buf [stackRoom]frame
-	res, err := f.prepare(name, flags, copyEntry, buf[:0])
+	res, err := f.prepare(name, flags, fc, buf[:0])
 	if err != nil {
 		return nil, pathErr("open", name, err)
 	}
