@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -302,8 +301,10 @@ func childPath(src string, i int, dir, comp string) string {
 }
 
 // child looks up p, a child of the directory on top of stack.
+// Only the children of upper directories are cached in f.known: those of
+// a lower one are the lower layer's, which f.lowerInfo keeps.
 func (f *FS) child(stack []frame, p string) (entry, bool, error) {
-	if f.writing {
+	if f.writing || !stack[len(stack)-1].e.upper {
 		return f.lookChild(stack, p)
 	}
 	f.cacheMu.Lock()
@@ -472,23 +473,22 @@ func (f *FS) walkRecord(name string, flags int, stackBuf []frame, touched []entr
 // readDir lists the directory on top of stack, merging both layers.
 func (f *FS) readDir(stack []frame) ([]fs.DirEntry, error) {
 	top := &stack[len(stack)-1]
-	var list []fs.DirEntry
+	var up []fs.DirEntry
 	if top.e.upper {
 		l, err := f.upper.ReadDir(top.e.path)
 		if err != nil {
 			return nil, inner(err)
 		}
-		list = l
+		up = l
 	}
 	ok, err := f.lowerShows(stack, len(stack)-1)
 	if err != nil || !ok {
-		return list, err
+		return up, err
 	}
 	low, err := vfs.ReadDir(f.lower, top.e.path)
 	if err != nil {
 		return nil, inner(err)
 	}
-	n := len(list)
 	// key holds the directory's name and a slash; a child's name is
 	// appended to it to look it up among the dead ones.
 	var keyBuf [128]byte
@@ -496,22 +496,38 @@ func (f *FS) readDir(stack []frame) ([]fs.DirEntry, error) {
 	if top.e.path != "/" {
 		key = append(key, '/')
 	}
-	for _, de := range low {
-		if len(f.dead) > 0 {
-			k := append(key, de.Name()...)
-			if _, dead := f.dead[string(k)]; dead {
-				continue
+	shows := func(de fs.DirEntry) bool {
+		if len(f.dead) == 0 {
+			return true
+		}
+		_, dead := f.dead[string(append(key, de.Name()...))]
+		return !dead
+	}
+	if len(up) == 0 {
+		// The listing is the caller's: keep the lower entries that show in
+		// place.
+		list := low[:0]
+		for _, de := range low {
+			if shows(de) {
+				list = append(list, de)
 			}
 		}
-		if _, found := slices.BinarySearchFunc(list[:n], de.Name(), func(e fs.DirEntry, name string) int {
-			return strings.Compare(e.Name(), name)
-		}); found {
+		return list, nil
+	}
+	// Both listings are sorted by name: merge them, the upper entry
+	// winning over a lower one of the same name.
+	list := make([]fs.DirEntry, 0, len(up)+len(low))
+	i := 0
+	for _, de := range low {
+		name := de.Name()
+		for i < len(up) && up[i].Name() < name {
+			list = append(list, up[i])
+			i++
+		}
+		if i < len(up) && up[i].Name() == name || !shows(de) {
 			continue
 		}
 		list = append(list, de)
 	}
-	if len(list) > n && n > 0 {
-		slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	}
-	return list, nil
+	return append(list, up[i:]...), nil
 }

@@ -199,6 +199,24 @@ func TestWhiteoutsAndOpaqueDirs(t *testing.T) {
 				t.Errorf("ReadDir(/d) = %s, want %s", got, want)
 			}
 		}},
+		{name: "merged listing around removed names", why: "upper names before, between and after the lower ones, one of them replacing a removed lower file", run: func(t *testing.T, fsys *overlayfs.FS) {
+			vfstest.Must(t, "Remove", fsys.Remove("/d/target.txt"))
+			for _, name := range []string{"/d/a.txt", "/d/m.txt", "/d/z.txt", "/d/sub/inner.txt", "/d/sub/zz"} {
+				vfstest.Must(t, "WriteFile", fsys.WriteFile(name, nil, 0o644))
+			}
+			vfstest.Must(t, "Remove", fsys.Remove("/d/sub/deep/x"))
+			vfstest.Must(t, "Mkdir", fsys.Mkdir("/d/sub/deep/x", 0o755))
+			for _, c := range []struct{ dir, want string }{
+				{"/d", "a.txt m.txt sub z.txt"},
+				{"/d/sub", "deep inner.txt zz"},
+				{"/d/sub/deep", "x"},
+				{"/", "d dang e ldir loop1 loop2 lup"},
+			} {
+				if got := listing(t, fsys, c.dir); got != c.want {
+					t.Errorf("ReadDir(%s) = %s, want %s", c.dir, got, c.want)
+				}
+			}
+		}},
 		{name: "removed lower file", run: func(t *testing.T, fsys *overlayfs.FS) {
 			vfstest.Must(t, "Remove", fsys.Remove("/d/target.txt"))
 			_, err := fsys.Lstat("/d/target.txt")
