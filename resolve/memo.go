@@ -87,7 +87,7 @@ func (c *Cache) reset() {
 func (c *Cache) settingsFile(data []byte, name string, scope SettingsScope) (*fileSettings, []*Issue) {
 	k := memoKey{kind: 's', file: name, scope: scope, data: string(data)}
 	if e, ok := c.get(k); ok {
-		return e.settings, e.issues
+		return e.settings, copyIssues(e.issues)
 	}
 	e := &cachedDoc{}
 	doc, issues := parseSettingsDoc(data, name)
@@ -97,7 +97,21 @@ func (c *Cache) settingsFile(data []byte, name string, scope SettingsScope) (*fi
 		e.settings = convertSettings(doc, name, scope)
 	}
 	c.put(k, e)
-	return e.settings, e.issues
+	return e.settings, copyIssues(e.issues)
+}
+
+// copyIssues returns the caller's own copies of cached issues, which end
+// up in errors a caller may change.
+func copyIssues(issues []*Issue) []*Issue {
+	if len(issues) == 0 {
+		return nil
+	}
+	out := make([]*Issue, len(issues))
+	for i, is := range issues {
+		c := *is
+		out[i] = &c
+	}
+	return out
 }
 
 // parseProfile parses, validates and builds a profile, through the cache.
@@ -107,7 +121,7 @@ func (c *Cache) parseProfile(data []byte, slug, file string) (*Profile, *Issue) 
 	k := memoKey{kind: 'p', file: file, slug: slug, data: string(data)}
 	if e, ok := c.get(k); ok {
 		if len(e.issues) > 0 {
-			return nil, e.issues[0]
+			return nil, copyIssues(e.issues)[0]
 		}
 		return e.profile, nil
 	}
@@ -115,6 +129,7 @@ func (c *Cache) parseProfile(data []byte, slug, file string) (*Profile, *Issue) 
 	doc, issue := parseProfileDoc(data, slug, file)
 	if issue != nil {
 		e.issues = []*Issue{issue}
+		issue = copyIssues(e.issues)[0]
 	} else {
 		e.profile = buildProfile(doc)
 	}

@@ -1,6 +1,7 @@
 package resolve_test
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 
@@ -226,5 +227,49 @@ func TestCacheKeepsIssues(t *testing.T) {
 		if got == nil || got.Error() != want.Error() {
 			t.Fatalf("load %d with a cache: %v, want %v", i, got, want)
 		}
+	}
+}
+
+// TestCacheIssuesAreTheCallersOwn changes the issues of a failed cached
+// load and checks that the next load from the same cache reports the
+// original ones, for settings and for profile files.
+func TestCacheIssuesAreTheCallersOwn(t *testing.T) {
+	t.Parallel()
+	for name, tree := range map[string]vfstest.Tree{
+		"settings": {"home/.outfitter/settings.yml": file("default_profile: [1]\n")},
+		"profile": {
+			"home/.outfitter/settings.yml":           file("profile_sources:\n  - path: ./profiles\n"),
+			"home/.outfitter/profiles/a/profile.yml": file("id: a\ncontrols: 3\n"),
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fsys := memTree(t, tree)
+			cache := resolve.NewCache()
+			opts := resolve.Options{Home: "/w/home", Project: "/w/project", ProfileID: "a", Cache: cache}
+			_, err := resolve.Load(fsys, opts)
+			if err == nil {
+				t.Fatal("the load did not fail: no issue to change")
+			}
+			want := err.Error()
+			var se *resolve.SettingsError
+			var pe *resolve.ProfilesError
+			var issues []*resolve.Issue
+			switch {
+			case errors.As(err, &se):
+				issues = se.Issues
+			case errors.As(err, &pe):
+				issues = pe.Issues
+			}
+			if len(issues) == 0 {
+				t.Fatalf("error %T %v carries no issues", err, err)
+			}
+			for _, is := range issues {
+				is.Message, is.File, is.Pointer = "changed", "changed", "changed"
+			}
+			if _, err := resolve.Load(fsys, opts); err == nil || err.Error() != want {
+				t.Errorf("second load: %v, want %q", err, want)
+			}
+		})
 	}
 }
