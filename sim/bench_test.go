@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,20 +15,39 @@ import (
 )
 
 // onDisk returns a Mount that copies the prepared fixture machine into a
-// fresh rooted OS directory.
-func onDisk(tb testing.TB) func(mem *vfs.MemFS) (sim.FS, error) {
-	return func(mem *vfs.MemFS) (sim.FS, error) {
-		o := osfs.NewRooted(tb.TempDir())
-		for _, dir := range []string{fixtures.FixtureRoot, "/tmp"} {
-			if err := vfs.CopyTree(o, dir, mem, dir); err != nil {
+// fresh rooted OS directory, and a function that removes the directories
+// made so far (so that runs do not pile up in one temporary directory).
+func onDisk(tb testing.TB) (mount func(mem *vfs.MemFS) (sim.FS, error), clean func()) {
+	base := tb.TempDir()
+	var made []string
+	mount = func(mem *vfs.MemFS) (sim.FS, error) {
+		dir, err := os.MkdirTemp(base, "run")
+		if err != nil {
+			return nil, err
+		}
+		made = append(made, dir)
+		o := osfs.NewRooted(dir)
+		for _, d := range []string{fixtures.FixtureRoot, "/tmp"} {
+			if err := vfs.CopyTree(o, d, mem, d); err != nil {
 				return nil, err
 			}
 		}
 		return o, nil
 	}
+	clean = func() {
+		for _, dir := range made {
+			if err := os.RemoveAll(dir); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		made = made[:0]
+	}
+	return mount, clean
 }
 
-func benchScenario(b *testing.B, fx *fixtures.Fixture, sc *fixtures.Scenario, opts sim.ScenarioOptions) {
+// benchScenario runs a scenario per iteration; clean, when not nil, runs
+// after each with the timer stopped.
+func benchScenario(b *testing.B, fx *fixtures.Fixture, sc *fixtures.Scenario, opts sim.ScenarioOptions, clean func()) {
 	b.Helper()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -37,6 +57,11 @@ func benchScenario(b *testing.B, fx *fixtures.Fixture, sc *fixtures.Scenario, op
 		}
 		if !out.Passed() {
 			b.Fatal(out.Failure())
+		}
+		if clean != nil {
+			b.StopTimer()
+			clean()
+			b.StartTimer()
 		}
 	}
 }
@@ -59,8 +84,11 @@ func BenchmarkScenario(b *testing.B) {
 		b.Fatal("catalog fixture explicit_repo_profile with a scenario is missing")
 	}
 	sc := fx.Scenarios()[0]
-	b.Run("catalog/memfs", func(b *testing.B) { benchScenario(b, fx, sc, sim.ScenarioOptions{}) })
-	b.Run("catalog/osfs", func(b *testing.B) { benchScenario(b, fx, sc, sim.ScenarioOptions{Mount: onDisk(b)}) })
+	b.Run("catalog/memfs", func(b *testing.B) { benchScenario(b, fx, sc, sim.ScenarioOptions{}, nil) })
+	b.Run("catalog/osfs", func(b *testing.B) {
+		mount, clean := onDisk(b)
+		benchScenario(b, fx, sc, sim.ScenarioOptions{Mount: mount}, clean)
+	})
 
 	dir := golden.Upstream(b, golden.UpstreamFixtures)
 	if dir == "" {
@@ -81,13 +109,16 @@ func BenchmarkScenario(b *testing.B) {
 		b.Fatal("upstream scenario trivial_repo_only_profile.test01 is missing")
 	}
 	opts := sim.ScenarioOptions{Options: sim.Options{Cwd: "/upstream-cwd"}}
-	b.Run("upstream/memfs", func(b *testing.B) { benchScenario(b, ufx, usc, opts) })
+	b.Run("upstream/memfs", func(b *testing.B) { benchScenario(b, ufx, usc, opts, nil) })
 	cached := opts
 	cached.Cache = resolve.NewCache()
-	b.Run("upstream/memfs-cached", func(b *testing.B) { benchScenario(b, ufx, usc, cached) })
-	disk := opts
-	disk.Mount = onDisk(b)
-	b.Run("upstream/osfs", func(b *testing.B) { benchScenario(b, ufx, usc, disk) })
+	b.Run("upstream/memfs-cached", func(b *testing.B) { benchScenario(b, ufx, usc, cached, nil) })
+	b.Run("upstream/osfs", func(b *testing.B) {
+		disk := opts
+		var clean func()
+		disk.Mount, clean = onDisk(b)
+		benchScenario(b, ufx, usc, disk, clean)
+	})
 }
 
 // BenchmarkUpstreamAll runs every reference scenario (10 tests, 11 runs)
