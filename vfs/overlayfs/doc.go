@@ -24,9 +24,10 @@
 // call reaches (a few operations per component of its name, no scan of
 // the tree), and is only ever asked for Lstat, ReadLink, ReadDir and
 // ReadFile (or their fallbacks in package vfs); a lower layer without
-// them gives errors wrapping errors.ErrUnsupported. Since the lower layer
-// never changes, the overlay asks it about each name once and remembers
-// the answer; calls that only read also remember the merged entries they
+// them gives errors wrapping errors.ErrUnsupported. The lower layer must
+// not change while the overlay is in use (Linux's overlayfs asks the same
+// of its layers): the overlay asks it about each name once and remembers
+// the answer. Calls that only read also remember the merged entries they
 // resolve until the next call that writes.
 //
 // # Whiteouts and opaque directories
