@@ -51,7 +51,7 @@ func parseProfileDoc(data []byte, slug, file string) (*Object, *Issue) {
 	if _, ok := obj.val("id").(string); !ok {
 		obj.Set("id", slug)
 	}
-	if issues := validate(compiledSchemas().profile, obj, file); len(issues) > 0 {
+	if issues := validate(profileSchema, obj, file); len(issues) > 0 {
 		return nil, issues[0]
 	}
 	return obj, nil

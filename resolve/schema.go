@@ -44,10 +44,28 @@ var compiledSchemas = sync.OnceValue(func() schemas {
 	return schemas{settings: load("settings.schema.json"), profile: load("profile.schema.json")}
 })
 
-// validate checks doc against sch and returns every problem, ordered by the
-// position of the offending value in the document (a container before its
-// members), with the validator's own order breaking ties.
-func validate(sch *jsonschema.Schema, doc any, file string) []*Issue {
+// schemaKind names one of the embedded schemas.
+type schemaKind int
+
+const (
+	settingsSchema schemaKind = iota
+	profileSchema
+)
+
+// validate checks doc against the schema kind and returns every problem,
+// ordered by the position of the offending value in the document (a
+// container before its members), with the validator's own order breaking
+// ties. A document the fast pre-check accepts never reaches the full
+// validator, which only words the problems of the others.
+func validate(which schemaKind, doc any, file string) []*Issue {
+	fast := fastSchemas()
+	if which == profileSchema && fast.profile.valid(doc) || which == settingsSchema && fast.settings.valid(doc) {
+		return nil
+	}
+	sch := compiledSchemas().settings
+	if which == profileSchema {
+		sch = compiledSchemas().profile
+	}
 	err := sch.Validate(plainValue(doc))
 	if err == nil {
 		return nil

@@ -185,7 +185,7 @@ func parseSettingsDoc(data []byte, name string) (*Object, []*Issue) {
 	if err != nil {
 		return nil, []*Issue{{File: name, Pointer: name, Message: err.Error()}}
 	}
-	if issues := validate(compiledSchemas().settings, doc, name); len(issues) > 0 {
+	if issues := validate(settingsSchema, doc, name); len(issues) > 0 {
 		return nil, issues
 	}
 	return doc.(*Object), nil
