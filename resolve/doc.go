@@ -21,7 +21,9 @@
 //
 // YAML is decoded with the YAML 1.2 core schema ("yes" stays a string);
 // duplicate keys and several documents are errors. Documents are checked
-// against embedded JSON Schemas. Every problem is an [Issue] with a file,
+// against embedded JSON Schemas: a boolean check compiled from the same
+// files accepts valid documents, and the full validator runs only to word
+// the problems of the others. Every problem is an [Issue] with a file,
 // a JSON pointer and a message: settings files report all their problems,
 // profiles only the first, as upstream does. Validator messages use
 // upstream's vocabulary but are not promised word for word; files and
