@@ -138,6 +138,7 @@ func (r *walkResult) setChain(names []string) {
 const (
 	walkFollow = 1 << iota // follow a final symbolic link
 	walkChain              // record the canonical chain (for mutations)
+	walkCreate             // open with O_CREAT: a final name under a slash is EISDIR before lookup
 )
 
 func validName(op, name string) error {
@@ -205,17 +206,21 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 			rest = more
 			continue
 		}
+		if last && trailingSlash && flags&walkCreate != 0 {
+			// As the kernel's open_last_lookups: creating under a
+			// trailing slash fails before the name is looked up.
+			return walkResult{}, syscall.EISDIR
+		}
 		child := cur.child(comp)
 		if child == nil {
 			if !last {
 				return walkResult{}, syscall.ENOENT
 			}
+			// A missing entry under a slash is only creatable as a
+			// directory; the caller decides.
 			res := walkResult{parent: cur, base: comp}
 			if flags&walkChain != 0 {
 				res.setChain(names)
-			}
-			if trailingSlash {
-				res.base = comp // caller decides; a missing entry with a slash is only creatable as a directory
 			}
 			return res, nil
 		}
@@ -231,6 +236,11 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 			if t[0] == '/' {
 				stack = stack[:1]
 				names = names[:0]
+			}
+			if last && len(t) > 1 && t[len(t)-1] == '/' {
+				// The target's own trailing slash: what it names must be
+				// a directory, and a final link there is followed.
+				trailingSlash, follow = true, true
 			}
 			rest = t + more
 			continue
@@ -562,8 +572,11 @@ func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, 
 		return nil, walkResult{}, err
 	}
 	flags := walkFollow | walkChain
-	if flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0 {
-		flags = walkChain
+	if flag&os.O_CREATE != 0 {
+		flags |= walkCreate
+		if flag&os.O_EXCL != 0 {
+			flags &^= walkFollow
+		}
 	}
 	res, err := m.walk(name, flags)
 	if err != nil {
