@@ -92,8 +92,11 @@ func (f *FS) Open(name string) (fs.File, error) {
 // fs.ErrExist, as in the kernel.
 func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
 	fin := followFinal
-	if flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0 {
+	switch {
+	case flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0:
 		fin = noFollowFinal
+	case flag&os.O_CREATE != 0:
+		fin = createFinal
 	}
 	host, err := f.hostPath(name, fin)
 	if err != nil {

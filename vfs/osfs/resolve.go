@@ -12,11 +12,15 @@ import (
 
 // follow selects whether resolution follows a symbolic link in the final
 // component of a name.
-type follow bool
+type follow int
 
 const (
-	followFinal   follow = true
-	noFollowFinal follow = false
+	noFollowFinal follow = iota
+	followFinal
+	// createFinal is followFinal for an open with O_CREATE: a final name
+	// under a trailing slash (the name's, or a followed link target's) is
+	// EISDIR before it is looked up, as in the kernel.
+	createFinal
 )
 
 // hostPath maps the vfs name to a host path. For the host FS it checks
@@ -38,7 +42,7 @@ func (f *FS) hostPath(name string, fin follow) (string, error) {
 	// A trailing slash makes the kernel require a directory and follow a
 	// final link; keep both behaviours.
 	slash := len(name) > 1 && strings.HasSuffix(name, "/")
-	if slash {
+	if slash && fin == noFollowFinal {
 		fin = followFinal
 	}
 	var stack []string // resolved, link-free components below the root
@@ -57,6 +61,9 @@ func (f *FS) hostPath(name string, fin follow) (string, error) {
 			continue
 		}
 		last := len(todo) == 0
+		if last && slash && fin == createFinal {
+			return "", syscall.EISDIR
+		}
 		cand := f.join(append(stack, c))
 		if last && fin == noFollowFinal {
 			stack = append(stack, c)
@@ -82,6 +89,11 @@ func (f *FS) hostPath(name string, fin follow) (string, error) {
 			}
 			if strings.HasPrefix(target, "/") {
 				stack = stack[:0]
+			}
+			if last && len(target) > 1 && strings.HasSuffix(target, "/") {
+				// The target's own trailing slash: what it names must
+				// be a directory, and a final link there is followed.
+				slash = true
 			}
 			todo = append(split(target), todo...)
 			continue
