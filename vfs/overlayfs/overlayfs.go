@@ -175,8 +175,14 @@ type walkResult struct {
 // final returns the final entry; it is valid only when r.exists.
 func (r *walkResult) final() *entry { return &r.stack[len(r.stack)-1].e }
 
-// walkFollow makes a resolution follow a final symbolic link.
-const walkFollow = 1
+const (
+	// walkFollow makes a resolution follow a final symbolic link.
+	walkFollow = 1 << iota
+	// walkCreate is a resolution for an open with O_CREATE: a final name
+	// under a trailing slash (the name's or a followed link target's) is
+	// EISDIR before it is looked up, as in the kernel.
+	walkCreate
+)
 
 func join(dir, name string) string {
 	if dir == "/" {
@@ -417,6 +423,9 @@ func (f *FS) walkRecord(name string, flags int, stackBuf []frame, touched []entr
 			rest = more
 			continue
 		}
+		if last && trailingSlash && flags&walkCreate != 0 {
+			return fail(syscall.EISDIR)
+		}
 		c, ok, err := f.child(stack, childPath(src, len(src)-len(rest), stack[len(stack)-1].e.path, comp))
 		if err != nil {
 			return fail(err)
@@ -445,6 +454,11 @@ func (f *FS) walkRecord(name string, flags int, stackBuf []frame, touched []entr
 			if t[0] == '/' {
 				stack = stack[:1]
 			}
+			if last && len(t) > 1 && t[len(t)-1] == '/' {
+				// The target's own trailing slash: what it names must be
+				// a directory, and a final link there is followed.
+				trailingSlash, follow = true, true
+			}
 			rest = t + more
 			src = rest
 			continue
@@ -459,6 +473,11 @@ func (f *FS) walkRecord(name string, flags int, stackBuf []frame, touched []entr
 		stack = append(stack, fr)
 		if last {
 			if trailingSlash && !c.isDir() {
+				if touched != nil {
+					// The upper layer reproduces the error only if it
+					// holds the entry too.
+					touched = append(touched, c)
+				}
 				return fail(syscall.ENOTDIR)
 			}
 			return walkResult{stack: stack, path: c.path, exists: true}, touched, nil

@@ -249,7 +249,7 @@ func (f *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	f.lockWrite()
 	defer f.unlockWrite()
 	var buf [stackRoom]frame
-	if _, err := f.prepare(name, walkFollow, copyTrunc, buf[:0]); err != nil {
+	if _, err := f.prepare(name, walkFollow|walkCreate, copyTrunc, buf[:0]); err != nil {
 		return pathErr("open", name, err)
 	}
 	return f.upper.WriteFile(name, data, perm)
@@ -276,6 +276,9 @@ func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error)
 	excl := flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0
 	if excl {
 		flags = 0
+	}
+	if flag&os.O_CREATE != 0 {
+		flags |= walkCreate
 	}
 	fc := copyEntry
 	if flag&os.O_TRUNC != 0 && !excl {
