@@ -283,6 +283,10 @@ func (m *diffMachine) symlink(t *rapid.T) {
 			t.Skip("a link to .. in / climbs above the root")
 		}
 	}
+	if kind := target; kind != "." && kind != ".." && rapid.Bool().Draw(t, "slash") {
+		// A target's trailing slash: what it names must be a directory.
+		target += "/"
+	}
 	m.same(t, "Symlink "+target+" "+name, linkErr, m.sut.Symlink(target, name), os.Symlink(m.host.MapTarget(target), m.host.Path(name)))
 }
 

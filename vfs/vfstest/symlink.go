@@ -240,6 +240,23 @@ func symlinkChecks() []check {
 			wantMissing(t, fsys, "/dl")
 			WantText(t, fsys, "/d/sub/inner.txt", "I")
 		}},
+		{name: "sym.target_trailing_slash", why: "a link whose target ends in / names a directory: through it a file is ENOTDIR, and creating a file is EISDIR before any lookup (Linux open_last_lookups)", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			build(t, fsys, symBase())
+			Must(t, "Symlink", fsys.Symlink("d/target.txt/", "/tf"))
+			Must(t, "Symlink", fsys.Symlink("d/sub/", "/td"))
+			Must(t, "Symlink", fsys.Symlink("d/new/", "/tn"))
+			Must(t, "Symlink", fsys.Symlink("tl/", "/tl"))
+			_, err := fsys.Stat("/tf")
+			wantPathErr(t, "Stat through a slash target naming a file", err, vfs.ErrNotDir, "/tf")
+			if fi, err := fsys.Stat("/td"); err != nil || !fi.IsDir() {
+				t.Errorf("Stat through a slash target naming a directory: %v, %v", fi, err)
+			}
+			err = fsys.WriteFile("/tn", []byte("x"), 0o644)
+			wantPathErr(t, "WriteFile through a dangling slash target", err, vfs.ErrIsDir, "/tn")
+			err = fsys.WriteFile("/tl", []byte("x"), 0o644)
+			wantPathErr(t, "WriteFile through a slash target naming itself", err, vfs.ErrIsDir, "/tl")
+			wantMissing(t, fsys, "/d/new")
+		}},
 		{name: "sym.escape_root", why: "nothing resolves above /: either clamped at / (like Linux at its root) or refused", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, Tree{"x": File("inside"), "d/e/f": Dir()})
 			Must(t, "Symlink", fsys.Symlink("../../../../../../../../x", "/d/e/f/esc"))
