@@ -522,40 +522,18 @@ func insideAny(p string, folders []string) bool {
 // resolveAgainst returns p when absolute, else p joined to dir.
 func resolveAgainst(dir, p string) string {
 	if path.IsAbs(p) {
-		if cleanRel(p[1:]) {
+		if vfs.PlainRel(p[1:]) {
 			return p
 		}
 		return path.Clean(p)
 	}
-	if cleanRel(p) && (dir == "/" || cleanRel(dir[min(1, len(dir)):]) && path.IsAbs(dir)) {
+	if vfs.PlainRel(p) && (dir == "/" || path.IsAbs(dir) && vfs.PlainRel(dir[1:])) {
 		if dir == "/" {
 			return "/" + p
 		}
 		return dir + "/" + p
 	}
 	return path.Join(dir, p)
-}
-
-// cleanRel reports whether p is a relative path that path.Clean leaves as
-// it is and that does not climb: non-empty names separated by single
-// slashes, none of them "." or "..". Joining it to a clean directory needs
-// no cleaning.
-func cleanRel(p string) bool {
-	if p == "" {
-		return false
-	}
-	start := 0
-	for i := 0; i <= len(p); i++ {
-		if i < len(p) && p[i] != '/' {
-			continue
-		}
-		switch p[start:i] {
-		case "", ".", "..":
-			return false
-		}
-		start = i + 1
-	}
-	return true
 }
 
 // parentOf is path.Dir of a clean absolute path, without cleaning again.

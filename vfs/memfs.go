@@ -746,15 +746,23 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 // plainName reports whether name is absolute with no empty, "." or ".."
 // component and no trailing slash (the root "/" is not plain).
 func plainName(name string) bool {
-	if len(name) < 2 || name[0] != '/' || name[len(name)-1] == '/' {
+	return len(name) >= 2 && name[0] == '/' && PlainRel(name[1:])
+}
+
+// PlainRel reports whether p is a relative name that path.Clean leaves as
+// it is and that does not climb: non-empty names separated by single
+// slashes, none of them "." or "..". Joined to a clean directory with one
+// slash, it gives a clean name without calling path.Clean.
+func PlainRel(p string) bool {
+	if p == "" {
 		return false
 	}
-	start := 1
-	for i := 1; i <= len(name); i++ {
-		if i < len(name) && name[i] != '/' {
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
 			continue
 		}
-		switch name[start:i] {
+		switch p[start:i] {
 		case "", ".", "..":
 			return false
 		}

@@ -126,3 +126,15 @@ func listing(t *rapid.T, m *vfs.MemFS) []string {
 	walk("/")
 	return out
 }
+
+func TestPlainRel(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[string]bool{
+		"a": true, "a/b": true, ".a/..b": true,
+		"": false, "/a": false, "a/": false, "a//b": false, ".": false, "a/./b": false, "../a": false, "a/..": false,
+	} {
+		if got := vfs.PlainRel(p); got != want {
+			t.Errorf("PlainRel(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
