@@ -417,8 +417,8 @@ func TestCatalogSkills(t *testing.T) {
 }
 
 // TestDefaultAssetsPlanLikeACopy checks that the plugin files planned
-// from the embedded assets (computed once per process) are those of a
-// copy of the same files, and that a plan's files are its own.
+// from the embedded assets (read once per process) are those of a copy of
+// the same files, and that a plan's files are its own.
 func TestDefaultAssetsPlanLikeACopy(t *testing.T) {
 	t.Parallel()
 	copied := fstest.MapFS{}

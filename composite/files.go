@@ -69,38 +69,10 @@ func (e *SkillError) Error() string { return e.Msg }
 // pluginFiles returns the plugin manifest, the bundled skill and its
 // references, or nothing when the assets hold no bundled skill.
 func pluginFiles(assets fs.FS) ([]File, bool, error) {
-	if assets != nil && assets == defaultAssets() {
-		d := defaultPluginFiles()
-		return cloneFiles(d.files), d.ok, d.err
-	}
-	return readPluginFiles(assets)
-}
-
-// defaultPluginFiles is pluginFiles of the embedded assets, which never
-// change: computed once per process.
-var defaultPluginFiles = sync.OnceValue(func() (d struct {
-	files []File
-	ok    bool
-	err   error
-}) {
-	d.files, d.ok, d.err = readPluginFiles(defaultAssets())
-	return d
-})
-
-// cloneFiles copies files and their SourceInputs.
-func cloneFiles(files []File) []File {
-	out := slices.Clone(files)
-	for i := range out {
-		out[i].SourceInputs = clone(out[i].SourceInputs)
-	}
-	return out
-}
-
-func readPluginFiles(assets fs.FS) ([]File, bool, error) {
 	if assets == nil {
 		return nil, false, nil
 	}
-	skill, err := fs.ReadFile(assets, AssetSkill)
+	skill, err := readAsset(assets, AssetSkill)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -126,7 +98,7 @@ func readPluginFiles(assets fs.FS) ([]File, bool, error) {
 			return nil, false, &SkillError{Msg: fmt.Sprintf("Outfitter skill references collide on basename '%s' in '%s'.", base, AssetSkill)}
 		}
 		seen[base] = true
-		data, err := fs.ReadFile(assets, path.Clean(ref))
+		data, err := readAsset(assets, path.Clean(ref))
 		if err != nil {
 			return nil, false, &SkillError{Msg: fmt.Sprintf("Outfitter skill reference '%s' is missing at '%s'.", ref, path.Clean(ref))}
 		}
