@@ -103,8 +103,15 @@ func TestFastSchemaValidPathAllocatesNothing(t *testing.T) {
 	if !fast.valid(doc) {
 		t.Fatal("precondition: the document is valid")
 	}
-	if n := testing.AllocsPerRun(20, func() { fast.valid(doc) }); n != 0 {
-		t.Errorf("valid allocates %v times per run, want 0", n)
+	// AllocsPerRun counts every goroutine's allocations: a stray one from
+	// the runtime (seen under -race) can tip one measurement, while an
+	// allocation in valid shows in all of them.
+	least := math.Inf(1)
+	for range 5 {
+		least = min(least, testing.AllocsPerRun(20, func() { fast.valid(doc) }))
+	}
+	if least != 0 {
+		t.Errorf("valid allocates %v times per run in the best of 5 measurements, want 0", least)
 	}
 }
 
