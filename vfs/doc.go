@@ -58,4 +58,13 @@
 // write-back classification, the fixtures and the run report all use
 // these types. [CopyTree] copies a tree between file systems, links
 // verbatim.
+//
+// # Durable writes
+//
+// [CreateTemp] creates a temporary file the way os.CreateTemp does: a
+// random name, O_CREATE|O_EXCL, so a link planted at the name is never
+// followed. [ReplaceFile] builds on it to replace a file atomically (write
+// a temporary file beside it, set its mode, rename it over the name): a
+// failed or interrupted write leaves the old file whole, and a link at the
+// name is replaced, never written through.
 package vfs
