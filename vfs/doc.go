@@ -9,7 +9,11 @@
 // "/fixture/home", a composite profile at "/tmp/outfitter-…". Symbolic link
 // targets are stored verbatim (absolute or relative) and may dangle;
 // resolution follows POSIX, with a limit of [MaxSymlinkHops] links per
-// resolution, after which [ErrLoop] is returned.
+// resolution, after which [ErrLoop] is returned. Lengths are limited as on
+// Linux: a name argument or link target of [PathMax] bytes or more, counted
+// as given (redundant slashes included), and a component of more than
+// [NameMax] bytes fail with [ErrNameTooLong]; [CheckName] gives the errors of
+// names refused before any lookup.
 //
 // # Capabilities
 //
@@ -31,7 +35,7 @@
 // os verb as Op and the caller's name as Path. The inner error is a
 // sentinel for [errors.Is]: fs.ErrNotExist, fs.ErrExist, fs.ErrInvalid,
 // fs.ErrPermission, errors.ErrUnsupported, or one of [ErrNotDir],
-// [ErrIsDir], [ErrNotEmpty], [ErrLoop]. These are the kernel's errno
+// [ErrIsDir], [ErrNotEmpty], [ErrLoop], [ErrNameTooLong]. These are the kernel's errno
 // values, so errors from [MemFS] and from the OS backend (package
 // vfs/osfs) match the same sentinels and print the same text.
 //

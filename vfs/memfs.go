@@ -141,15 +141,8 @@ const (
 	walkCreate             // open with O_CREAT: a final name under a slash is EISDIR before lookup
 )
 
-func validName(op, name string) error {
-	if name == "" {
-		return &fs.PathError{Op: op, Path: name, Err: syscall.ENOENT}
-	}
-	if name[0] != '/' || strings.IndexByte(name, 0) >= 0 {
-		return &fs.PathError{Op: op, Path: name, Err: syscall.EINVAL}
-	}
-	return nil
-}
+// validName is [CheckName].
+func validName(op, name string) error { return CheckName(op, name) }
 
 // walk resolves name physically. The returned error is a bare errno; the
 // caller wraps it with its op and the caller's name.
@@ -191,7 +184,7 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 		if !cur.isDir() {
 			return walkResult{}, syscall.ENOTDIR
 		}
-		if len(comp) > 255 {
+		if len(comp) > NameMax {
 			return walkResult{}, syscall.ENAMETOOLONG
 		}
 		switch comp {
@@ -659,18 +652,23 @@ func (m *MemFS) mkdirLocked(name string, perm fs.FileMode) error {
 func (m *MemFS) MkdirAll(name string, perm fs.FileMode) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := validName("mkdir", name); err != nil {
-		return err
+	if err := formErr(name); err != nil {
+		return &fs.PathError{Op: "mkdir", Path: name, Err: err}
 	}
 	return m.mkdirAllLocked(name, perm)
 }
 
+// mkdirAllLocked is os.MkdirAll's algorithm: Stat the name, else MkdirAll
+// the parent and Mkdir the name. A name of [PathMax] bytes or more fails
+// each call on it, as in the kernel, while the parents whose names fit
+// are made.
 func (m *MemFS) mkdirAllLocked(name string, perm fs.FileMode) error {
 	if done, err := m.mkdirAllPlain(name, perm); done {
 		return err
 	}
+	fits := len(name) < PathMax
 	// As os.MkdirAll: an existing directory (through links) is success.
-	if res, err := m.walk(name, walkFollow); err == nil && res.n != nil {
+	if res, err := m.walk(name, walkFollow); fits && err == nil && res.n != nil {
 		if res.n.isDir() {
 			return nil
 		}
@@ -683,7 +681,7 @@ func (m *MemFS) mkdirAllLocked(name string, perm fs.FileMode) error {
 		}
 	}
 	err := m.mkdirLocked(name, perm)
-	if err != nil {
+	if err != nil && fits {
 		if res, err1 := m.walk(name, 0); err1 == nil && res.n != nil && res.n.isDir() {
 			return nil
 		}
@@ -700,7 +698,7 @@ func (m *MemFS) mkdirAllLocked(name string, perm fs.FileMode) error {
 // done is false, and nothing changed, when the name needs the general
 // algorithm.
 func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err error) {
-	if !plainName(name) {
+	if !plainName(name) || len(name) >= PathMax {
 		return false, nil
 	}
 	cur := m.root
@@ -710,7 +708,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 		if !cur.isDir() {
 			return true, &fs.PathError{Op: "mkdir", Path: name[:end], Err: syscall.ENOTDIR}
 		}
-		if stop-start > 255 {
+		if stop-start > NameMax {
 			break // Mkdir reports it below
 		}
 		child := cur.child(name[start:stop])
@@ -732,7 +730,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 	mode := fs.ModeDir | perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetgid|fs.ModeSticky)
 	for end < len(name) {
 		start, stop := component(name, end)
-		if stop-start > 255 {
+		if stop-start > NameMax {
 			return true, &fs.PathError{Op: "mkdir", Path: name[:stop], Err: syscall.ENAMETOOLONG}
 		}
 		n := m.newNode(mode)
@@ -840,8 +838,13 @@ func (m *MemFS) RemoveAll(name string) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := validName("unlinkat", name); err != nil {
-		return err
+	if err := formErr(name); err != nil {
+		return &fs.PathError{Op: "unlinkat", Path: name, Err: err}
+	}
+	// A name too long to remove whole is removed from its parent, whose
+	// name must fit (see RemoveAllParentTooLong).
+	if RemoveAllParentTooLong(name) {
+		return &fs.PathError{Op: "unlinkat", Path: name, Err: syscall.ENAMETOOLONG}
 	}
 	// Like os.RemoveAll, which removes the base name from its parent: a
 	// trailing slash never makes it follow a final link.
@@ -879,16 +882,17 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	lerr := func(err error) error { return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: err} }
-	if err := validName("rename", oldname); err != nil {
-		return lerr(err.(*fs.PathError).Err)
+	// Like the kernel, take the old name and resolve its parent, then
+	// the new name and its parent, before looking at the old entry: a bad
+	// new name or parent wins over a missing old name.
+	if err := nameErr(oldname); err != nil {
+		return lerr(err)
 	}
-	if err := validName("rename", newname); err != nil {
-		return lerr(err.(*fs.PathError).Err)
-	}
-	// Like the kernel, resolve both parents before looking at the old
-	// name: a bad new parent wins over a missing old name.
 	src, err := m.walk(oldname, walkChain)
 	if err != nil {
+		return lerr(err)
+	}
+	if err := nameErr(newname); err != nil {
 		return lerr(err)
 	}
 	dst, err := m.walk(newname, walkChain)
@@ -955,14 +959,8 @@ func (m *MemFS) Symlink(oldname, newname string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	lerr := func(err error) error { return &os.LinkError{Op: "symlink", Old: oldname, New: newname, Err: err} }
-	if err := validName("symlink", newname); err != nil {
-		return lerr(err.(*fs.PathError).Err)
-	}
-	if oldname == "" {
-		return lerr(syscall.ENOENT)
-	}
-	if strings.IndexByte(oldname, 0) >= 0 {
-		return lerr(syscall.EINVAL)
+	if err := CheckSymlink(oldname, newname); err != nil {
+		return err
 	}
 	res, err := m.walk(newname, walkChain)
 	if err != nil {

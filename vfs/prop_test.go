@@ -27,7 +27,8 @@ import (
 
 func TestPropMemFSMatchesOS(t *testing.T) {
 	vfstest.KernelDifferential(t, vfstest.DiffConfig{
-		Name: "MemFS",
+		Name:      "MemFS",
+		LongNames: true,
 		New: func(_ *rapid.T, _ vfs.ReadWriteFS, umask fs.FileMode) vfs.ReadWriteFS {
 			return vfs.NewMemFS(vfs.MemOptions{Umask: umask, Clock: vfstest.NewClock(clockStart).Now})
 		},

@@ -32,6 +32,24 @@ var (
 	ErrIO error = syscall.EIO
 	// ErrReadOnly reports a write to a read-only file system (EROFS).
 	ErrReadOnly error = syscall.EROFS
+	// ErrNameTooLong reports a name or link target of [PathMax] bytes or
+	// more, or a component of more than [NameMax] bytes (ENAMETOOLONG).
+	ErrNameTooLong error = syscall.ENAMETOOLONG
+)
+
+// Linux's limits on names, which every backend enforces.
+const (
+	// PathMax is Linux's PATH_MAX: the size of the buffer the kernel
+	// copies a name argument into, its terminating NUL included. A name
+	// argument, or a symbolic link target, of PathMax bytes or more fails
+	// with [ErrNameTooLong] before anything is looked up. The limit
+	// applies to the string as given (redundant slashes count), not to
+	// the path a resolution reaches: a link's target does not add to the
+	// length of the name that passes through the link.
+	PathMax = 4096
+	// NameMax is Linux's NAME_MAX: the longest component, in bytes. A
+	// longer one fails with [ErrNameTooLong] when it is looked up.
+	NameMax = 255
 )
 
 // MaxSymlinkHops is the number of symbolic links followed while resolving one

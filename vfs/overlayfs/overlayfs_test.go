@@ -285,6 +285,15 @@ func TestWhiteoutsAndOpaqueDirs(t *testing.T) {
 				vfstest.WantText(t, fsys, name, "T")
 			}
 		}},
+		{name: "RemoveAll of a link with a trailing slash removes the link", why: "as os.RemoveAll, which removes the base name from its parent: the slash never makes it follow the link, so the link's target stays", run: func(t *testing.T, fsys *overlayfs.FS) {
+			vfstest.Must(t, "RemoveAll", fsys.RemoveAll("/ldir/"))
+			_, err := fsys.Lstat("/ldir")
+			wantErr(t, "Lstat removed link", err, fs.ErrNotExist, "/ldir")
+			vfstest.WantText(t, fsys, "/d/target.txt", "T")
+			if got, want := listing(t, fsys, "/d"), "sub target.txt"; got != want {
+				t.Errorf("ReadDir(/d) = %s, want %s", got, want)
+			}
+		}},
 		{name: "rename onto a lower file", run: func(t *testing.T, fsys *overlayfs.FS) {
 			vfstest.Must(t, "WriteFile", fsys.WriteFile("/n", []byte("N"), 0o644))
 			vfstest.Must(t, "Rename", fsys.Rename("/n", "/d/target.txt"))

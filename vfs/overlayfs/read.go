@@ -8,17 +8,6 @@ import (
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
-// validName reports the errors MemFS gives for names it cannot resolve.
-func validName(op, name string) error {
-	if name == "" {
-		return &fs.PathError{Op: op, Path: name, Err: syscall.ENOENT}
-	}
-	if name[0] != '/' || strings.IndexByte(name, 0) >= 0 {
-		return &fs.PathError{Op: op, Path: name, Err: syscall.EINVAL}
-	}
-	return nil
-}
-
 // baseName is the name a FileInfo reports for name, like MemFS's.
 func baseName(name string) string {
 	name = strings.TrimRight(name, "/")
@@ -39,7 +28,7 @@ func (i namedInfo) Name() string { return i.name }
 // lookup resolves name for a read operation and requires it to exist.
 // The result's stack is appended to stackBuf.
 func (f *FS) lookup(op, name string, flags int, stackBuf []frame) (walkResult, error) {
-	if err := validName(op, name); err != nil {
+	if err := vfs.CheckName(op, name); err != nil {
 		return walkResult{}, err
 	}
 	res, err := f.walk(name, flags, stackBuf)

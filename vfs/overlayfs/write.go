@@ -180,8 +180,7 @@ func (f *FS) witness(stack []frame) error {
 type finalCopy int
 
 const (
-	copyNone    finalCopy = iota // leave it where it is
-	copyEntry                    // copy it up (a directory without children)
+	copyEntry   finalCopy = iota // copy it up (a directory without children)
 	copyWitness                  // as copyEntry, and a directory gets a witness child
 	copyTree                     // copy up its whole subtree
 	copyTrunc                    // as copyEntry, but a file without its content: the caller truncates it
@@ -196,29 +195,18 @@ const (
 //
 // The result's stack is appended to stackBuf.
 func (f *FS) prepare(name string, flags int, fc finalCopy, stackBuf []frame) (walkResult, error) {
-	if name == "" || name[0] != '/' {
-		return walkResult{}, nil // the upper layer reports the invalid name
+	if vfs.CheckName("", name) != nil {
+		return walkResult{}, nil // the upper layer refuses the name before any lookup
 	}
 	var touchedBuf [stackRoom]entry
-	res, touched, werr := f.walkRecord(name, flags, stackBuf, touchedBuf[:0])
-	if err := f.materialize(touched); err != nil {
-		return walkResult{}, err
-	}
-	if werr != nil {
-		switch werr {
-		case syscall.ENOENT, syscall.ENOTDIR, syscall.ELOOP, syscall.ENAMETOOLONG:
-			return walkResult{}, nil
-		}
-		return walkResult{}, werr
-	}
-	if !res.exists || fc == copyNone {
-		return res, nil
+	res, touched, err := f.reach(name, flags, stackBuf, touchedBuf[:0])
+	if err != nil || !res.exists {
+		return res, err
 	}
 	top := &res.stack[len(res.stack)-1]
 	if metBefore(touched, top.e.path) {
 		top.e.upper = true // copied up above, or it was there
 	}
-	var err error
 	switch fc {
 	case copyTree:
 		err = f.copyUpTree(res.stack)
@@ -230,6 +218,27 @@ func (f *FS) prepare(name string, flags int, fc finalCopy, stackBuf []frame) (wa
 		}
 	}
 	return res, err
+}
+
+// reach is the part of [FS.prepare] that does not depend on the final
+// entry: it resolves name and copies up every entry the resolution passes
+// through. It returns the resolution, also with the entries passed through
+// appended to touched; a resolution that fails is left for the upper layer
+// to report (the result is then empty), and the returned error is a
+// failure of the lower layer.
+func (f *FS) reach(name string, flags int, stackBuf []frame, touched []entry) (walkResult, []entry, error) {
+	res, touched, werr := f.walkRecord(name, flags, stackBuf, touched)
+	if err := f.materialize(touched); err != nil {
+		return walkResult{}, touched, err
+	}
+	if werr != nil {
+		switch werr {
+		case syscall.ENOENT, syscall.ENOTDIR, syscall.ELOOP, syscall.ENAMETOOLONG:
+			return walkResult{}, touched, nil
+		}
+		return walkResult{}, touched, werr
+	}
+	return res, touched, nil
 }
 
 func pathErr(op, name string, err error) error {
@@ -318,15 +327,19 @@ func (f *FS) mkdir(name string, perm fs.FileMode) error {
 func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 	f.lockWrite()
 	defer f.unlockWrite()
-	if err := validName("mkdir", name); err != nil {
+	// A name too long for one call is os.MkdirAll's business: it makes
+	// the parents whose names fit.
+	if err := vfs.CheckName("mkdir", name); err != nil && !errors.Is(err, vfs.ErrNameTooLong) {
 		return err
 	}
 	return f.mkdirAll(name, perm)
 }
 
+// mkdirAll is os.MkdirAll's algorithm, like [vfs.MemFS.MkdirAll]'s.
 func (f *FS) mkdirAll(name string, perm fs.FileMode) error {
 	var buf [stackRoom]frame
-	if res, err := f.walk(name, walkFollow, buf[:0]); err == nil && res.exists {
+	fits := len(name) < vfs.PathMax
+	if res, err := f.walk(name, walkFollow, buf[:0]); fits && err == nil && res.exists {
 		if res.final().isDir() {
 			return nil
 		}
@@ -339,7 +352,7 @@ func (f *FS) mkdirAll(name string, perm fs.FileMode) error {
 		}
 	}
 	err := f.mkdir(name, perm)
-	if err != nil {
+	if err != nil && fits {
 		if res, err1 := f.walk(name, 0, buf[:0]); err1 == nil && res.exists && res.final().isDir() {
 			return nil
 		}
@@ -390,9 +403,13 @@ func (f *FS) RemoveAll(name string) error {
 	f.lockWrite()
 	defer f.unlockWrite()
 	var buf [stackRoom]frame
-	res, err := f.prepare(name, 0, copyNone, buf[:0])
-	if err != nil {
-		return pathErr("unlinkat", name, err)
+	var res walkResult
+	if target, ok := removeAllTarget(name); ok {
+		var touchedBuf [stackRoom]entry
+		var err error
+		if res, _, err = f.reach(target, 0, buf[:0], touchedBuf[:0]); err != nil {
+			return pathErr("unlinkat", name, err)
+		}
 	}
 	if err := f.upper.RemoveAll(name); err != nil {
 		return err
@@ -403,6 +420,20 @@ func (f *FS) RemoveAll(name string) error {
 	return nil
 }
 
+// removeAllTarget returns the name whose entry RemoveAll removes, with
+// the rules of os.RemoveAll: name without its trailing slashes, which never
+// make it follow a final link; ok is false for a name it refuses before
+// looking anything up.
+func removeAllTarget(name string) (target string, ok bool) {
+	if err := vfs.CheckName("", name); err != nil && !errors.Is(err, vfs.ErrNameTooLong) || vfs.RemoveAllParentTooLong(name) {
+		return "", false
+	}
+	if t := trimRightSlash(name); t != "" {
+		return t, true
+	}
+	return name, true
+}
+
 // Rename renames oldname to newname with the rules of rename(2) on Linux,
 // like [vfs.MemFS.Rename]. A lower directory is moved by copying its whole
 // visible subtree up first; the old name then hides the lower entry, and
@@ -411,6 +442,18 @@ func (f *FS) Rename(oldname, newname string) error {
 	f.lockWrite()
 	defer f.unlockWrite()
 	var buf [stackRoom]frame
+	if vfs.CheckName("", oldname) != nil {
+		return f.upper.Rename(oldname, newname) // refused before any lookup
+	}
+	if vfs.CheckName("", newname) != nil {
+		// Refused once the old name's parent is resolved, as in the
+		// kernel: the upper layer must resolve it as the merged view does.
+		var touchedBuf [stackRoom]entry
+		if _, _, err := f.reach(oldname, 0, buf[:0], touchedBuf[:0]); err != nil {
+			return linkErr("rename", oldname, newname, err)
+		}
+		return f.upper.Rename(oldname, newname)
+	}
 	src, err := f.prepare(oldname, 0, copyTree, buf[:0])
 	if err != nil {
 		return linkErr("rename", oldname, newname, err)
@@ -435,6 +478,9 @@ func (f *FS) Rename(oldname, newname string) error {
 func (f *FS) Symlink(oldname, newname string) error {
 	f.lockWrite()
 	defer f.unlockWrite()
+	if vfs.CheckSymlink(oldname, newname) != nil {
+		return f.upper.Symlink(oldname, newname) // refused before any lookup
+	}
 	var buf [stackRoom]frame
 	if _, err := f.prepare(newname, 0, copyEntry, buf[:0]); err != nil {
 		return linkErr("symlink", oldname, newname, err)

@@ -2,6 +2,7 @@ package vfstest
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -42,6 +43,11 @@ type DiffConfig struct {
 	// in the oracle, then hands it to New.
 	Lower func(dir string) vfs.ReadWriteFS
 
+	// LongNames makes the machine draw names and link targets of about
+	// [vfs.PathMax] bytes (see [KernelDifferential]), for a system under
+	// test that enforces Linux's limit on the length of a name as given.
+	LongNames bool
+
 	// Check, when not nil, is an extra invariant, run after the common one
 	// at every step. initial is the snapshot of the case's initial tree
 	// (empty without Lower) and got the snapshot of sut, which agrees with
@@ -68,7 +74,12 @@ type DiffConfig struct {
 //
 // Names. Names are drawn from a small alphabet so that operations collide:
 // an existing entry, or a child of one, at most four components deep;
-// they never contain "." or "..", and never name "/" itself. The name
+// they never contain "." or "..", and never name "/" itself. With
+// LongNames, once the initial tree is built, one name in eight, and one relative link target
+// in eight, is padded with slashes to a length between [vfs.PathMax]-2
+// and [vfs.PathMax]+1 bytes (a name after a leading "/.", a target after a
+// leading "."), so that both sides meet Linux's limit on the length of a
+// name as given; the oracle's host path is padded to the same length. The name
 // "/a/b" is "<dir>/a/b" on disk; an absolute link target "/a" is written to
 // the oracle as "<dir>/a", so that both sides mean the same entry, and read
 // back without the prefix. Relative targets are written verbatim to both
@@ -112,7 +123,7 @@ func KernelDifferential(t *testing.T, cfg DiffConfig) {
 			m.seed(rt)
 			m.initial = m.snapshot(rt)
 		}
-		m.sut, m.name = cfg.New(rt, lower, umask), name
+		m.sut, m.name, m.long = cfg.New(rt, lower, umask), name, cfg.LongNames
 		if m.sut == nil {
 			rt.Fatalf("vfstest: DiffConfig.New returned nil")
 		}
@@ -169,7 +180,11 @@ type diffMachine struct {
 	name    string // names sut in failure messages
 	host    HostDir
 	initial vfs.Tree // the snapshot of the initial tree, which never changes
-	check   func(t *rapid.T, sut vfs.ReadWriteFS, initial, got vfs.Tree)
+	// long enables names of about PATH_MAX bytes ([diffMachine.pad]) when
+	// the configuration asks for them; it is off while the initial tree is
+	// built, which tests the lower layer.
+	long  bool
+	check func(t *rapid.T, sut vfs.ReadWriteFS, initial, got vfs.Tree)
 }
 
 // seed builds the same random small tree in the system under test and in
@@ -224,17 +239,46 @@ func (m *diffMachine) existing() []string {
 	return tree.Paths()
 }
 
+// pad returns the name to give the system under test and the host path to
+// give the oracle. Usually these are name and its host path; with long
+// names on, one time in eight, name gets a "/." and extra slashes in front
+// that bring its length to about [vfs.PathMax], and the host path gets as
+// many fewer slashes as the directory's prefix is long, so that the kernel
+// judges a string of the same length as the system under test gets. The
+// slashes never lead the name: os.RemoveAll collapses leading slashes,
+// which the host path does not have.
+func (m *diffMachine) pad(t *rapid.T, label, name string) (sut, host string) {
+	if !m.long || rapid.IntRange(0, 7).Draw(t, label+".long") != 0 {
+		return name, m.host.Path(name)
+	}
+	n := rapid.IntRange(vfs.PathMax-2, vfs.PathMax+1).Draw(t, label+".length")
+	return PadName("/.", name, n), string(m.host) + PadName("/.", name, n-len(m.host))
+}
+
+// show shortens the run of slashes of a padded name or target for a
+// failure message.
+func show(name string) string {
+	i := strings.Index(name, "////")
+	if len(name) < 80 || i < 0 {
+		return name
+	}
+	j := len(name) - len(strings.TrimLeft(name[i:], "/"))
+	return fmt.Sprintf("%s<%d slashes>%s (%d bytes)", name[:i], j-i, name[j:], len(name))
+}
+
 func (m *diffMachine) writeFile(t *rapid.T) {
 	name := m.draw(t, "name")
 	data := []byte(rapid.StringN(0, 3, 3).Draw(t, "data"))
 	perm := rapid.SampledFrom([]fs.FileMode{0o644, 0o600, 0o666}).Draw(t, "perm")
-	m.same(t, "WriteFile "+name, pathErr, m.sut.WriteFile(name, data, perm), os.WriteFile(m.host.Path(name), data, perm))
+	name, host := m.pad(t, "name", name)
+	m.same(t, "WriteFile "+show(name), pathErr, m.sut.WriteFile(name, data, perm), os.WriteFile(host, data, perm))
 }
 
 func (m *diffMachine) appendFile(t *rapid.T) {
 	name := m.draw(t, "name")
 	data := []byte(rapid.StringN(1, 3, 3).Draw(t, "data"))
 	const flag = os.O_WRONLY | os.O_APPEND | os.O_CREATE
+	name, host := m.pad(t, "name", name)
 	var sutErr, osErr error
 	if f, err := m.sut.OpenFile(name, flag, 0o644); err != nil {
 		sutErr = err
@@ -242,19 +286,20 @@ func (m *diffMachine) appendFile(t *rapid.T) {
 		_, sutErr = f.Write(data)
 		sutErr = errors.Join(sutErr, f.Close())
 	}
-	if f, err := os.OpenFile(m.host.Path(name), flag, 0o644); err != nil {
+	if f, err := os.OpenFile(host, flag, 0o644); err != nil {
 		osErr = err
 	} else {
 		_, osErr = f.Write(data)
 		osErr = errors.Join(osErr, f.Close())
 	}
-	m.same(t, "Append "+name, pathErr, sutErr, osErr)
+	m.same(t, "Append "+show(name), pathErr, sutErr, osErr)
 }
 
 func (m *diffMachine) mkdir(t *rapid.T) {
 	name := m.draw(t, "name")
 	perm := rapid.SampledFrom([]fs.FileMode{0o755, 0o700, 0o777}).Draw(t, "perm")
-	m.same(t, "Mkdir "+name, pathErr, m.sut.Mkdir(name, perm), os.Mkdir(m.host.Path(name), perm))
+	name, host := m.pad(t, "name", name)
+	m.same(t, "Mkdir "+show(name), pathErr, m.sut.Mkdir(name, perm), os.Mkdir(host, perm))
 }
 
 func (m *diffMachine) mkdirAll(t *rapid.T) {
@@ -262,7 +307,8 @@ func (m *diffMachine) mkdirAll(t *rapid.T) {
 	if rapid.Bool().Draw(t, "deeper") && strings.Count(name, "/") < diffMaxDepth {
 		name = path.Join(name, rapid.SampledFrom(diffNames).Draw(t, "child"))
 	}
-	m.same(t, "MkdirAll "+name, pathErr, m.sut.MkdirAll(name, 0o755), os.MkdirAll(m.host.Path(name), 0o755))
+	name, host := m.pad(t, "name", name)
+	m.same(t, "MkdirAll "+show(name), pathErr, m.sut.MkdirAll(name, 0o755), os.MkdirAll(host, 0o755))
 }
 
 func (m *diffMachine) symlink(t *rapid.T) {
@@ -287,7 +333,14 @@ func (m *diffMachine) symlink(t *rapid.T) {
 		// A target's trailing slash: what it names must be a directory.
 		target += "/"
 	}
-	m.same(t, "Symlink "+target+" "+name, linkErr, m.sut.Symlink(target, name), os.Symlink(m.host.MapTarget(target), m.host.Path(name)))
+	hostTarget := m.host.MapTarget(target)
+	if m.long && !strings.HasPrefix(target, "/") && rapid.IntRange(0, 7).Draw(t, "target.long") == 0 {
+		// A relative target is the same string on both sides.
+		target = PadName(".", "/"+target, rapid.IntRange(vfs.PathMax-2, vfs.PathMax+1).Draw(t, "target.length"))
+		hostTarget = target
+	}
+	name, host := m.pad(t, "name", name)
+	m.same(t, "Symlink "+show(target)+" "+show(name), linkErr, m.sut.Symlink(target, name), os.Symlink(hostTarget, host))
 }
 
 func (m *diffMachine) rename(t *rapid.T) {
@@ -295,59 +348,62 @@ func (m *diffMachine) rename(t *rapid.T) {
 	if m.host.RenameEscapes(oldname, newname) {
 		t.Skip("the rename would move a relative link to where it climbs above the root")
 	}
-	m.same(t, "Rename "+oldname+" "+newname, linkErr, m.sut.Rename(oldname, newname), syscall.Rename(m.host.Path(oldname), m.host.Path(newname)))
+	oldname, oldHost := m.pad(t, "old", oldname)
+	newname, newHost := m.pad(t, "new", newname)
+	m.same(t, "Rename "+show(oldname)+" "+show(newname), linkErr, m.sut.Rename(oldname, newname), syscall.Rename(oldHost, newHost))
 }
 
 func (m *diffMachine) remove(t *rapid.T) {
-	name := m.draw(t, "name")
-	m.same(t, "Remove "+name, pathErr, m.sut.Remove(name), os.Remove(m.host.Path(name)))
+	name, host := m.pad(t, "name", m.draw(t, "name"))
+	m.same(t, "Remove "+show(name), pathErr, m.sut.Remove(name), os.Remove(host))
 }
 
 func (m *diffMachine) removeAll(t *rapid.T) {
-	name := m.draw(t, "name")
-	m.same(t, "RemoveAll "+name, pathErr, m.sut.RemoveAll(name), os.RemoveAll(m.host.Path(name)))
+	name, host := m.pad(t, "name", m.draw(t, "name"))
+	m.same(t, "RemoveAll "+show(name), pathErr, m.sut.RemoveAll(name), os.RemoveAll(host))
 }
 
 func (m *diffMachine) chmod(t *rapid.T) {
 	name := m.draw(t, "name")
 	mode := rapid.SampledFrom([]fs.FileMode{0o700, 0o750, 0o755, 0o711}).Draw(t, "mode")
-	m.same(t, "Chmod "+name, pathErr, m.sut.Chmod(name, mode), os.Chmod(m.host.Path(name), mode))
+	name, host := m.pad(t, "name", name)
+	m.same(t, "Chmod "+show(name), pathErr, m.sut.Chmod(name, mode), os.Chmod(host, mode))
 }
 
 // query compares every read operation on one name.
 func (m *diffMachine) query(t *rapid.T) {
-	name := m.draw(t, "name")
-	host := m.host.Path(name)
+	name, host := m.pad(t, "name", m.draw(t, "name"))
+	what := show(name)
 
 	sfi, serr := m.sut.Stat(name)
 	ofi, oerr := os.Stat(host)
-	m.same(t, "Stat "+name, pathErr, serr, oerr)
-	m.sameInfo(t, "Stat "+name, sfi, ofi)
+	m.same(t, "Stat "+what, pathErr, serr, oerr)
+	m.sameInfo(t, "Stat "+what, sfi, ofi)
 
 	sfi, serr = m.sut.Lstat(name)
 	ofi, oerr = os.Lstat(host)
-	m.same(t, "Lstat "+name, pathErr, serr, oerr)
-	m.sameInfo(t, "Lstat "+name, sfi, ofi)
+	m.same(t, "Lstat "+what, pathErr, serr, oerr)
+	m.sameInfo(t, "Lstat "+what, sfi, ofi)
 
 	sdata, serr := m.sut.ReadFile(name)
 	odata, oerr := os.ReadFile(host)
-	m.same(t, "ReadFile "+name, pathErr, serr, oerr)
+	m.same(t, "ReadFile "+what, pathErr, serr, oerr)
 	if serr == nil && oerr == nil && string(sdata) != string(odata) {
-		t.Fatalf("ReadFile %s = %q, os %q", name, sdata, odata)
+		t.Fatalf("ReadFile %s = %q, os %q", what, sdata, odata)
 	}
 
 	sl, serr := m.sut.ReadDir(name)
 	ol, oerr := os.ReadDir(host)
-	m.same(t, "ReadDir "+name, pathErr, serr, oerr)
+	m.same(t, "ReadDir "+what, pathErr, serr, oerr)
 	if d := cmp.Diff(EntryStrings(ol), EntryStrings(sl)); serr == nil && oerr == nil && d != "" {
-		t.Fatalf("ReadDir %s (-os +%s):\n%s", name, m.name, d)
+		t.Fatalf("ReadDir %s (-os +%s):\n%s", what, m.name, d)
 	}
 
 	st, serr := m.sut.ReadLink(name)
 	ot, oerr := os.Readlink(host)
-	m.same(t, "ReadLink "+name, pathErr, serr, oerr)
+	m.same(t, "ReadLink "+what, pathErr, serr, oerr)
 	if serr == nil && oerr == nil && st != m.host.UnmapTarget(ot) {
-		t.Fatalf("ReadLink %s = %q, os %q", name, st, ot)
+		t.Fatalf("ReadLink %s = %q, os %q", what, st, ot)
 	}
 
 	f, serr := m.sut.Open(name)
@@ -360,7 +416,7 @@ func (m *diffMachine) query(t *rapid.T) {
 		_, oerr = io.ReadAll(of)
 		of.Close()
 	}
-	m.same(t, "Open+ReadAll "+name, anyErr, serr, oerr)
+	m.same(t, "Open+ReadAll "+what, anyErr, serr, oerr)
 }
 
 // invariant checks equal snapshots, including which links resolve, equal

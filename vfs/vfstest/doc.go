@@ -10,7 +10,8 @@
 // file system, and expects Linux's answer (with package os's error types)
 // to every one of them: symbolic links (relative, absolute, chained, in the
 // middle of a path, dangling, looping after [vfs.MaxSymlinkHops] hops,
-// written through), POSIX rename and remove semantics, errors that wrap
+// written through), POSIX rename and remove semantics, Linux's limits on
+// the length of names and link targets, errors that wrap
 // the vfs sentinels inside *fs.PathError or *os.LinkError, io/fs views that
 // pass testing/fstest, and concurrent use. [Names] lists the checks.
 //

@@ -62,6 +62,7 @@ func checks() []check {
 	all = append(all, renameChecks()...)
 	all = append(all, createRemoveChecks()...)
 	all = append(all, errorChecks()...)
+	all = append(all, nameChecks()...)
 	all = append(all, iofsChecks()...)
 	return all
 }
