@@ -211,3 +211,32 @@ func TestDirHandleFollowsRenamedDir(t *testing.T) {
 		t.Fatalf("ReadDir (-want +got):\n%s", diff)
 	}
 }
+
+// TestDirEntryInfoIsTheListing checks that a listed entry's Info describes
+// the entry as listed: it reads nothing of the file system later, so that
+// it needs no lock and cannot race with a writer (an afero.ReadDir
+// calling Info while another goroutine wrote the file raced under -race).
+func TestDirEntryInfoIsTheListing(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	if err := m.WriteFile("/f", []byte("four"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list, err := m.ReadDir("/")
+	if err != nil || len(list) != 1 {
+		t.Fatalf("ReadDir = %v, %v", list, err)
+	}
+	if err := m.WriteFile("/f", []byte("longer"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Chmod("/f", 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := list[0].Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() != 4 || fi.Mode() != 0o644 {
+		t.Fatalf("Info = size %d mode %v, want the listing's size 4 and mode 0644", fi.Size(), fi.Mode())
+	}
+}

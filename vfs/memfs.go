@@ -435,16 +435,18 @@ func baseName(name string) string {
 	return name[strings.LastIndexByte(name, '/')+1:]
 }
 
+// memDirEntry is a directory entry as it was when the directory was
+// listed: Info describes the entry at that moment and reads nothing
+// later, so that it needs no lock and never races with changes.
 type memDirEntry struct {
-	name string
-	n    *node
+	info memInfo
 }
 
-func (d memDirEntry) Name() string               { return d.name }
-func (d memDirEntry) IsDir() bool                { return d.n.isDir() }
-func (d memDirEntry) Type() fs.FileMode          { return d.n.mode.Type() }
-func (d memDirEntry) Info() (fs.FileInfo, error) { return infoOf(d.name, d.n), nil }
-func (d memDirEntry) String() string             { return fs.FormatDirEntry(d) }
+func (d *memDirEntry) Name() string               { return d.info.name }
+func (d *memDirEntry) IsDir() bool                { return d.info.mode.IsDir() }
+func (d *memDirEntry) Type() fs.FileMode          { return d.info.mode.Type() }
+func (d *memDirEntry) Info() (fs.FileInfo, error) { fi := d.info; return &fi, nil }
+func (d *memDirEntry) String() string             { return fs.FormatDirEntry(d) }
 
 func sortedEntries(dir *node) []fs.DirEntry {
 	entries := dir.entries()
@@ -453,7 +455,7 @@ func sortedEntries(dir *node) []fs.DirEntry {
 	backing := make([]memDirEntry, len(entries))
 	list := make([]fs.DirEntry, len(entries))
 	for i, e := range entries {
-		backing[i] = memDirEntry{name: e.name, n: e.n}
+		backing[i] = memDirEntry{info: nodeInfo(e.name, e.n)}
 		list[i] = &backing[i]
 	}
 	return list
