@@ -12,16 +12,27 @@
 //     narrows any rule with a predicate.
 //   - [ReadOnly] fails every mutating operation with [vfs.ErrReadOnly], like
 //     a read-only mount.
-//   - [WriteFailsAfter] lets a file take n bytes and then fails its Write
-//     part way, the way a full disk does.
+//   - [ShortWrite] lets every file written take n bytes and then fails the
+//     write part way, the way a full disk does: a Write on a file opened
+//     with OpenFile, or a whole WriteFile (which then leaves the file
+//     created or truncated, holding the first n bytes). [WriteFailsAfter]
+//     is the same for one file name; [Rule.If] narrows ShortWrite to any
+//     selection.
+//   - [CrashAfter] lets the first n operations run and fails every later
+//     one, modelling a process that dies after its nth operation; the
+//     write it interrupts is torn (a WriteFile leaves its file truncated to
+//     a chosen prefix of the data). Running a sequence of operations once
+//     for every n checks that each crash point leaves durable data whole.
 //
 // A failed operation returns what the real one would: an *fs.PathError
 // (an *os.LinkError for Rename and Symlink) with the os verb and the
 // caller's name, wrapping the rule's sentinel, so callers test it with
 // [errors.Is] against [vfs.ErrNoSpace], [vfs.ErrIO], fs.ErrPermission
-// (syscall.EACCES) or [vfs.ErrReadOnly]. An injected failure leaves the
-// wrapped FS untouched, except for a Write cut short (the bytes before the
-// mark are written) and a Close (the wrapped file is closed anyway).
+// (syscall.EACCES) or [vfs.ErrReadOnly]; a write cut short or torn fails
+// with the verb "write", as os.WriteFile does. An injected failure leaves
+// the wrapped FS untouched, except for a write cut short or torn (the
+// bytes before the cut are written; a WriteFile has created or truncated
+// its file) and a Close (the wrapped file is closed anyway).
 //
 // # Capabilities
 //

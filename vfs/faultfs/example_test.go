@@ -23,3 +23,21 @@ func ExampleNew() {
 	// open /b: no space left on device true
 	// false 3
 }
+
+// A crash after the first operation: the WriteFile it interrupts has
+// truncated the file and written nothing, and nothing later happens.
+func ExampleCrashAfter() {
+	mem := vfs.NewMemFS(vfs.MemOptions{})
+	_ = mem.WriteFile("/profile.yml", []byte("id: eng\n"), 0o644)
+	fsys := faultfs.New(mem, faultfs.CrashAfter(1, 0, vfs.ErrIO))
+
+	data, _ := fsys.ReadFile("/profile.yml")
+	fmt.Println(fsys.WriteFile("/profile.yml", append(data, "model: m\n"...), 0o644))
+	fmt.Println(fsys.Remove("/profile.yml"))
+	data, _ = mem.ReadFile("/profile.yml")
+	fmt.Printf("%q\n", data)
+	// Output:
+	// write /profile.yml: input/output error
+	// remove /profile.yml: input/output error
+	// ""
+}

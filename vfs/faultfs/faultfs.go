@@ -152,25 +152,26 @@ func (f *FS) ResetLog() {
 
 // begin logs op and returns the error to inject, or nil to run it.
 func (f *FS) begin(op Op) error {
-	_, err := f.beginSeq(op)
-	return err
+	_, v := f.beginSeq(op)
+	return v.err
 }
 
-// beginSeq is begin that also returns the sequence number given to op.
-func (f *FS) beginSeq(op Op) (int, error) {
+// beginSeq logs op and returns it, numbered, with the verdict of the
+// first rule that fires (every rule counts op).
+func (f *FS) beginSeq(op Op) (Op, verdict) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++
 	op.Seq = f.seq
-	var inj error
+	v := pass
 	for _, r := range f.rules {
-		if err := r.fire(op); err != nil && inj == nil {
-			inj = err
+		if w := r.fire(op); w.err != nil && v.err == nil {
+			v = w
 		}
 	}
-	op.Injected = inj
+	op.Injected = v.err
 	f.log = append(f.log, op)
-	return op.Seq, inj
+	return op, v
 }
 
 // noteInjected records err as injected into the operation numbered seq,
@@ -258,12 +259,27 @@ func (f *FS) ReadLink(name string) (string, error) {
 	return vfs.ReadLink(f.inner, name)
 }
 
-// WriteFile writes a whole file.
+// WriteFile writes a whole file. It may fail whole by a rule, be cut
+// short by a [ShortWrite] rule or torn by a [CrashAfter] rule (the file is
+// then created or truncated and holds a prefix of data), or run.
 func (f *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
-	if err := f.begin(Op{Kind: KindWriteFile, Path: name, Mutates: true}); err != nil {
-		return pathErr(KindWriteFile, name, err)
+	op, v := f.beginSeq(Op{Kind: KindWriteFile, Path: name, Mutates: true})
+	if v.err != nil && v.torn < 0 {
+		return pathErr(KindWriteFile, name, v.err)
 	}
-	return vfs.WriteFile(f.inner, name, data, perm)
+	cut, cutErr, limited := int64(len(data)), v.err, false
+	if v.err != nil {
+		cut = min(cut, v.torn)
+	} else if limit, err := f.writeLimit(op); err != nil && limit < cut {
+		cut, cutErr, limited = limit, err, true
+	}
+	if err := vfs.WriteFile(f.inner, name, data[:cut], perm); err != nil || cutErr == nil {
+		return err
+	}
+	if limited {
+		f.noteInjected(op.Seq, cutErr)
+	}
+	return pathErr(KindWrite, name, cutErr)
 }
 
 // Mkdir creates a directory.

@@ -2,6 +2,7 @@ package faultfs_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"sync"
@@ -359,5 +360,175 @@ func TestConcurrent(t *testing.T) {
 	}
 	if got := fsys.Count(); got != 100 {
 		t.Errorf("Count() = %d, want 100", got)
+	}
+}
+
+func TestShortWriteWriteFile(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		rule faultfs.Rule
+		file string
+		data string
+		want string // content after the WriteFile
+		fail bool
+	}{
+		{name: "cut short", rule: faultfs.ShortWrite(4, vfs.ErrNoSpace), file: "/d/f", data: "0123456789", want: "0123", fail: true},
+		{name: "nothing fits", rule: faultfs.ShortWrite(0, vfs.ErrNoSpace), file: "/d/f", data: "0123456789", want: "", fail: true},
+		{name: "exactly fits", rule: faultfs.ShortWrite(10, vfs.ErrNoSpace), file: "/d/f", data: "0123456789", want: "0123456789"},
+		{name: "new file", rule: faultfs.ShortWrite(2, vfs.ErrNoSpace), file: "/d/new", data: "abc", want: "ab", fail: true},
+		{name: "by name", rule: faultfs.WriteFailsAfter("/d/f", 1, vfs.ErrNoSpace), file: "/d/f", data: "abc", want: "a", fail: true},
+		{name: "other name", rule: faultfs.WriteFailsAfter("/d/g", 1, vfs.ErrNoSpace), file: "/d/f", data: "abc", want: "abc"},
+		{
+			name: "narrowed away",
+			rule: faultfs.ShortWrite(1, vfs.ErrNoSpace).If(func(op faultfs.Op) bool { return op.Path == "/d/g" }),
+			file: "/d/f", data: "abc", want: "abc",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			mem := newMem(t)
+			fsys := faultfs.New(mem, tt.rule)
+			err := fsys.WriteFile(tt.file, []byte(tt.data), 0o644)
+			if !tt.fail {
+				if err != nil {
+					t.Fatalf("WriteFile: %v, want success", err)
+				}
+			} else {
+				var pe *fs.PathError
+				if !errors.Is(err, vfs.ErrNoSpace) || !errors.As(err, &pe) || pe.Op != "write" || pe.Path != tt.file {
+					t.Fatalf("WriteFile: %#v, want a write PathError for %s wrapping ENOSPC", err, tt.file)
+				}
+				if inj := fsys.Injected(); len(inj) != 1 || inj[0].Kind != faultfs.KindWriteFile {
+					t.Errorf("Injected() = %+v, want the one writefile", inj)
+				}
+			}
+			data, err := mem.ReadFile(tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(data)); diff != "" {
+				t.Errorf("content (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestShortWriteEveryFile: without narrowing, every file written takes n
+// bytes, each counted on its own.
+func TestShortWriteEveryFile(t *testing.T) {
+	t.Parallel()
+	mem := newMem(t)
+	fsys := faultfs.New(mem, faultfs.ShortWrite(2, vfs.ErrIO))
+	for _, name := range []string{"/d/a", "/d/b"} {
+		f, err := fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := f.Write([]byte("xyz")); n != 2 || !errors.Is(err, vfs.ErrIO) {
+			t.Errorf("%s: Write = %d, %v; want 2 and EIO", name, n, err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if data, err := mem.ReadFile(name); err != nil || string(data) != "xy" {
+			t.Errorf("%s = %q, %v; want %q", name, data, err, "xy")
+		}
+	}
+}
+
+// crashScript is the operations TestCrashAfter runs, in order, each
+// through fsys; it returns the errors.
+func crashScript(fsys *faultfs.FS) []error {
+	var errs []error
+	errs = append(errs, fsys.WriteFile("/d/f", []byte("NEW"), 0o644)) // 1
+	errs = append(errs, fsys.Mkdir("/d/m", 0o755))                    // 2
+	f, err := fsys.OpenFile("/d/g", os.O_WRONLY|os.O_CREATE, 0o600)   // 3
+	errs = append(errs, err)
+	if err == nil {
+		_, err = f.Write([]byte("GGGG")) // 4
+		errs = append(errs, err)
+		errs = append(errs, f.Close()) // 5
+	}
+	errs = append(errs, fsys.Rename("/d/g", "/d/h")) // 6
+	_, err = fsys.ReadFile("/d/h")                   // 7
+	errs = append(errs, err)
+	return errs
+}
+
+func TestCrashAfter(t *testing.T) {
+	t.Parallel()
+	file := func(data string, mode fs.FileMode) vfs.Entry {
+		return vfs.Entry{Type: vfs.TypeFile, Mode: mode, Data: []byte(data)}
+	}
+	dir := vfs.Entry{Type: vfs.TypeDir, Mode: 0o755}
+	tests := []struct {
+		n      int
+		torn   int64
+		want   vfs.Tree
+		failed int // errors returned, all EIO
+	}{
+		{n: 0, torn: 0, want: vfs.Tree{"f": file("", 0o644)}, failed: 5},
+		{n: 0, torn: 2, want: vfs.Tree{"f": file("NE", 0o644)}, failed: 5},
+		{n: 1, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644)}, failed: 4},
+		{n: 2, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir}, failed: 3},
+		{n: 3, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("", 0o600)}, failed: 4},
+		{n: 3, torn: 3, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("GGG", 0o600)}, failed: 4},
+		{n: 5, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("GGGG", 0o600)}, failed: 2},
+		{n: 6, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "h": file("GGGG", 0o600)}, failed: 1},
+		{n: 7, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "h": file("GGGG", 0o600)}, failed: 0},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("n=%d,torn=%d", tt.n, tt.torn), func(t *testing.T) {
+			t.Parallel()
+			mem := newMem(t)
+			fsys := faultfs.New(mem, faultfs.CrashAfter(tt.n, tt.torn, vfs.ErrIO))
+			failed := 0
+			for _, err := range crashScript(fsys) {
+				if err == nil {
+					continue
+				}
+				if !errors.Is(err, vfs.ErrIO) {
+					t.Errorf("error %v, want EIO", err)
+				}
+				failed++
+			}
+			if failed != tt.failed {
+				t.Errorf("%d operations failed, want %d", failed, tt.failed)
+			}
+			got, err := vfs.Snapshot(mem, "/d")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("tree after the crash (-want +got):\n%s", diff)
+			}
+			for _, op := range fsys.Ops() {
+				if (op.Seq > tt.n) != (op.Injected != nil) {
+					t.Errorf("op %d (%s) injected %v; want failures exactly after op %d", op.Seq, op.Kind, op.Injected, tt.n)
+				}
+			}
+		})
+	}
+}
+
+// TestCrashAfterNarrowed: with If, only the selected operations count
+// and fail.
+func TestCrashAfterNarrowed(t *testing.T) {
+	t.Parallel()
+	mem := newMem(t)
+	fsys := faultfs.New(mem, faultfs.CrashAfter(1, 0, vfs.ErrIO).If(func(op faultfs.Op) bool { return op.Mutates }))
+	if _, err := fsys.ReadFile("/d/f"); err != nil {
+		t.Fatal(err)
+	}
+	if err := fsys.Mkdir("/d/a", 0o755); err != nil {
+		t.Fatalf("first mutation: %v", err)
+	}
+	if _, err := fsys.Stat("/d/a"); err != nil {
+		t.Errorf("a read after the crash point: %v, want it to run", err)
+	}
+	if err := fsys.Mkdir("/d/b", 0o755); !errors.Is(err, vfs.ErrIO) {
+		t.Errorf("second mutation: %v, want EIO", err)
 	}
 }

@@ -48,34 +48,35 @@ func (fl *file) Read(p []byte) (int, error) { return fl.f.Read(p) }
 // Stat describes the wrapped file.
 func (fl *file) Stat() (fs.FileInfo, error) { return fl.f.Stat() }
 
-// Write is a "write" operation: it may fail whole by a rule, or part way
-// by a [WriteFailsAfter] rule, and otherwise writes to the wrapped file.
+// Write is a "write" operation: it may fail whole by a rule, be torn by a
+// [CrashAfter] rule or cut short by a [ShortWrite] rule (the bytes before
+// the cut are written), and otherwise writes to the wrapped file.
 func (fl *file) Write(p []byte) (int, error) {
-	op := Op{Kind: KindWrite, Path: fl.name, Mutates: true}
-	seq, err := fl.fsys.beginSeq(op)
-	if err != nil {
-		return 0, pathErr(KindWrite, fl.name, err)
+	op, v := fl.fsys.beginSeq(Op{Kind: KindWrite, Path: fl.name, Mutates: true})
+	if v.err != nil && v.torn < 0 {
+		return 0, pathErr(KindWrite, fl.name, v.err)
 	}
 	w, ok := fl.f.(io.Writer)
 	if !ok {
 		return 0, pathErr(KindWrite, fl.name, errors.ErrUnsupported)
 	}
-	limit, limitErr := fl.fsys.writeLimit(op)
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
-	if limitErr == nil || fl.written+int64(len(p)) <= limit {
-		n, err := w.Write(p)
-		fl.written += int64(n)
-		return n, err
+	cut, cutErr, limited := int64(len(p)), v.err, false
+	if v.err != nil {
+		cut = min(cut, v.torn)
+	} else if limit, err := fl.fsys.writeLimit(op); err != nil && fl.written+cut > limit {
+		cut, cutErr, limited = max(limit-fl.written, 0), err, true
 	}
-	room := max(limit-fl.written, 0)
-	n, err := w.Write(p[:room])
+	n, err := w.Write(p[:cut])
 	fl.written += int64(n)
-	if err != nil {
+	if err != nil || cutErr == nil {
 		return n, err
 	}
-	fl.fsys.noteInjected(seq, limitErr)
-	return n, pathErr(KindWrite, fl.name, limitErr)
+	if limited {
+		fl.fsys.noteInjected(op.Seq, cutErr)
+	}
+	return n, pathErr(KindWrite, fl.name, cutErr)
 }
 
 // Close is a "close" operation. An injected failure still closes the
@@ -89,8 +90,8 @@ func (fl *file) Close() error {
 	return err
 }
 
-// writeLimit returns the byte limit and error of the first
-// [WriteFailsAfter] rule that applies to op, or a nil error.
+// writeLimit returns the byte limit and error of the first [ShortWrite]
+// rule that applies to op, or a nil error.
 func (f *FS) writeLimit(op Op) (int64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
