@@ -210,8 +210,9 @@ func statePath(paths []composite.StatePath, key string) composite.StatePath {
 }
 
 // PersistFS is what [Handle], [Persist] and [Record] need of a file
-// system: reading with Lstat semantics and creating, writing and removing
-// files, directories and links.
+// system: reading with Lstat semantics; creating, writing and removing
+// files, directories and links; and, for durable files replaced
+// atomically ([vfs.ReplaceFile]), exclusive creation, chmod and rename.
 type PersistFS interface {
 	vfs.StatFS
 	vfs.LstatFS
@@ -219,8 +220,11 @@ type PersistFS interface {
 	vfs.ReadDirFS
 	vfs.ReadLinkFS
 	vfs.WriteFileFS
+	vfs.OpenFileFS
 	vfs.MkdirFS
 	vfs.MkdirAllFS
 	vfs.RemoveFS
+	vfs.RenameFS
 	vfs.SymlinkFS
+	vfs.ChmodFS
 }

@@ -19,9 +19,21 @@ import (
 // directory is copied into the source directory, overwriting same-named
 // files, keeping files only the source has (deletions are not carried
 // over) and copying links as links. A directory onto a file or a file onto
-// a directory fails. Links are never followed below the source. As with
+// a directory fails.
+//
+// Nothing is written through a link the declared source path does not
+// itself name. Every durable file is put in place with [vfs.ReplaceFile]:
+// its content goes to a new temporary file with a random name, created
+// exclusively in the destination's folder (a link planted there, at any
+// name, is never opened), and is renamed over the destination, so a
+// failed write, a full disk or an interruption before the rename leaves
+// the old durable file whole and removes the temporary file. As with
 // upstream's fs.cp, a durable file that is itself a link (a dotfiles
-// checkout, say) is replaced by a regular file, not written through.
+// checkout, say) is replaced by a regular file, not written through. The
+// destination is walked with Lstat: a link where a directory is to be
+// copied, the source directory itself included (upstream's fs.cp refuses
+// it too), fails with a [*LinkRefusedError] and nothing is written below
+// it.
 //
 // The source is prepared with [composite.EnsureSource]. The error messages
 // of the upstream conditions (no source, path gone from the composite,
@@ -92,11 +104,18 @@ func copyTree(fsys PersistFS, src, dst string) error {
 		}
 		return vfs.Symlink(fsys, target, dst)
 	case si.IsDir():
-		if !exists {
+		switch {
+		case !exists:
 			if err := vfs.Mkdir(fsys, dst, si.Mode().Perm()); err != nil {
 				return err
 			}
-		} else if !di.IsDir() {
+		case di.Mode()&fs.ModeSymlink != 0:
+			target, err := vfs.ReadLink(fsys, dst)
+			if err != nil {
+				return err
+			}
+			return &LinkRefusedError{Path: dst, Target: target}
+		case !di.IsDir():
 			return &fs.PathError{Op: "cp", Path: dst, Err: vfs.ErrNotDir}
 		}
 		list, err := vfs.ReadDir(fsys, src)
@@ -118,33 +137,22 @@ func copyTree(fsys PersistFS, src, dst string) error {
 		if err != nil {
 			return err
 		}
-		return replaceFile(fsys, dst, data, si.Mode().Perm(), exists && di.Mode()&fs.ModeSymlink != 0)
+		return vfs.ReplaceFile(fsys, dst, data, si.Mode().Perm())
 	}
 	return &fs.PathError{Op: "cp", Path: src, Err: fs.ErrInvalid}
 }
 
-// replaceFile puts data at dst: written to a temporary file beside it and
-// renamed over it, so that a failed write (ENOSPC, EIO) leaves the old
-// durable file whole. A link at dst is replaced, not written through, as
-// Node's fs.cp does. Without rename support the file is written in place.
-func replaceFile(fsys PersistFS, dst string, data []byte, perm fs.FileMode, dstIsLink bool) error {
-	tmp := path.Join(path.Dir(dst), "."+path.Base(dst)+".outfitter-persist")
-	if err := vfs.WriteFile(fsys, tmp, data, perm); err != nil {
-		_ = vfs.Remove(fsys, tmp)
-		return err
-	}
-	err := vfs.Rename(fsys, tmp, dst)
-	if err == nil {
-		return nil
-	}
-	_ = vfs.Remove(fsys, tmp)
-	if !errors.Is(err, errors.ErrUnsupported) {
-		return err
-	}
-	if dstIsLink {
-		if err := vfs.Remove(fsys, dst); err != nil {
-			return err
-		}
-	}
-	return vfs.WriteFile(fsys, dst, data, perm)
+// LinkRefusedError reports a symbolic link found in a durable destination
+// where [Persist] has a directory to copy: the link is never followed, so
+// nothing is written to where it points, and the copy stops there.
+type LinkRefusedError struct {
+	// Path is the link in the durable destination.
+	Path string
+	// Target is where it points, verbatim.
+	Target string
+}
+
+// Error names the link and its target.
+func (e *LinkRefusedError) Error() string {
+	return fmt.Sprintf("refusing to copy a directory onto %s: it is a symbolic link to %s, and links in a durable destination are never followed", e.Path, e.Target)
 }

@@ -3,6 +3,7 @@ package writeback_test
 import (
 	"errors"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,20 +79,24 @@ func TestPersistKeepsTheDurableFileWhenTheReadFails(t *testing.T) {
 }
 
 // TestPersistKeepsTheDurableFileWhenTheWriteFails: a failed write (a full
-// disk) leaves the old durable content whole.
+// disk, whatever the way the file is written) leaves the old durable
+// content whole and no temporary file.
 func TestPersistKeepsTheDurableFileWhenTheWriteFails(t *testing.T) {
 	t.Parallel()
 	mem := vfs.NewMemFS(vfs.MemOptions{})
 	put(t, mem, "/", map[string]string{root[1:] + "/auth.json": "agent", piAgent[1:] + "/auth.json": "SECRET"})
-	fsys := faultfs.New(mem, faultfs.When(func(op faultfs.Op) bool {
-		return op.Kind == faultfs.KindWriteFile && strings.HasPrefix(op.Path, piAgent+"/")
-	}, vfs.ErrNoSpace))
+	fsys := faultfs.New(mem, faultfs.ShortWrite(2, vfs.ErrNoSpace).If(func(op faultfs.Op) bool {
+		return strings.HasPrefix(op.Path, piAgent+"/")
+	}))
 	err := writeback.Persist(fsys, root, composite.StatePath{RelativePath: "auth.json", Strategy: composite.StrategyPrompt, SourcePath: piAgent + "/auth.json"})
 	if !errors.Is(err, vfs.ErrNoSpace) {
 		t.Fatalf("Persist = %v, want the injected ENOSPC", err)
 	}
 	if data, err := mem.ReadFile(piAgent + "/auth.json"); err != nil || string(data) != "SECRET" {
 		t.Fatalf("durable auth.json = %q, %v; want it untouched", data, err)
+	}
+	if got := snapshot(t, mem, piAgent).Paths(); !slices.Equal(got, []string{"auth.json"}) {
+		t.Errorf("durable folder holds %q, want auth.json alone", got)
 	}
 }
 
