@@ -2,9 +2,7 @@ package writeback
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -20,6 +18,14 @@ const stateKey = "state_persistence"
 // library keeps them. The file is re-encoded with two-space indentation;
 // its permission bits are kept. A file whose top level, or whose
 // state_persistence value, is not a mapping is left alone and reported.
+//
+// The edit is atomic: the new document is written to a temporary file
+// beside the profile file and renamed over it ([vfs.ReplaceFile]), so a
+// full disk or an interruption at any point leaves the old document or
+// the new one, whole, never a part or an empty file (upstream rewrites the
+// file in place). A profile file that is a symbolic link stays a link: the
+// file it leads to is replaced, as upstream's write through the link
+// edits it.
 func Record(fsys PersistFS, file, key string) error {
 	data, err := vfs.ReadFile(fsys, file)
 	if err != nil {
@@ -61,13 +67,17 @@ func Record(fsys PersistFS, file, key string) error {
 	if err := enc.Close(); err != nil {
 		return fmt.Errorf("encode profile file %s: %w", file, err)
 	}
-	perm := fs.FileMode(0o644)
-	if fi, err := vfs.Stat(fsys, file); err == nil {
-		perm = fi.Mode().Perm()
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	// A profile file that is a link (a dotfiles checkout) stays a link:
+	// the file it leads to is the one replaced.
+	real, err := vfs.EvalSymlinks(fsys, file)
+	if err != nil {
 		return err
 	}
-	return vfs.WriteFile(fsys, file, buf.Bytes(), perm)
+	fi, err := vfs.Stat(fsys, real)
+	if err != nil {
+		return err
+	}
+	return vfs.ReplaceFile(fsys, real, buf.Bytes(), fi.Mode().Perm())
 }
 
 // mapValue returns the value of the string key in a mapping node, or nil.
