@@ -12,8 +12,12 @@
 // middle of a path, dangling, looping after [vfs.MaxSymlinkHops] hops,
 // written through), POSIX rename and remove semantics, Linux's limits on
 // the length of names and link targets, errors that wrap
-// the vfs sentinels inside *fs.PathError or *os.LinkError, io/fs views that
-// pass testing/fstest, and concurrent use. [Names] lists the checks.
+// the vfs sentinels inside *fs.PathError or *os.LinkError, what
+// vfs.CreateTemp and vfs.ReplaceFile need (O_CREATE|O_EXCL never follows a
+// final link, Rename replaces a link rather than writing through it), io/fs
+// views that pass testing/fstest, and concurrent use. [Names] lists the
+// checks; [RunSkipping] skips some of them, each with a reason, for a file
+// system that cannot express what they need.
 //
 // # Tree literals
 //
