@@ -9,6 +9,21 @@
 // state_persistence.<key>: symlink into the profile file. [Handle] reports
 // each of them in [Report.Writes].
 //
+// # Durable writes
+//
+// Both durable writes are atomic and never follow a link that the
+// declared path does not itself name. [Persist] and [Record] put each file
+// in place with [vfs.ReplaceFile]: the content goes to a temporary file
+// with a random name, created exclusively beside the destination (a link
+// planted at any name there is never opened), and is renamed over it, so
+// a full disk or an interruption leaves the old file or the new one,
+// whole; the temporary file is removed on every failure that still allows
+// it. Persist walks the durable destination with Lstat and refuses, with
+// a [*LinkRefusedError], a link where it has a directory to copy; a link
+// where a file goes is replaced by the file. A profile file that is a
+// link stays a link: Record replaces the file it leads to, keeping its
+// mode.
+//
 // # Snapshots and classification
 //
 // [Snapshot] records a composite as a [vfs.Tree] (links by target, never
@@ -35,7 +50,10 @@
 // [Refresh] rewrites generated files while the agent runs and updates the
 // baseline. Unlike upstream, it never writes through a symbolic link: a
 // generated file replaces the link and its path becomes discard, so a
-// durable source cannot be overwritten by generated content.
+// durable source cannot be overwritten by generated content. A refresh
+// that fails, in a write or in fingerprinting what it wrote, is rolled
+// back, so the caller's baseline still describes the composite and the
+// agent is not blamed for the refresh's writes.
 //
 // # Concurrency
 //

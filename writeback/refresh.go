@@ -61,10 +61,16 @@ type Refreshed struct {
 // the link pointed to is left as it was. A link among the parents of an
 // output path makes the refresh fail.
 //
-// The inputs are not modified. On failure the error is a [*RefreshError],
-// every path is checked before anything is written, files already written
-// are put back as they were, and the caller keeps its baseline and state
-// paths.
+// The inputs are not modified. On failure the error is a [*RefreshError]
+// and the refresh is rolled back: every path is checked before anything
+// is written, and when a write fails, or the re-fingerprinting of the
+// written files fails after all were written, every file written is put
+// back as it was (a replaced link is made again, a new file is removed
+// with the directories made for it), so the caller keeps its baseline and
+// state paths and they still describe the composite: post-run detection
+// does not blame the agent for the refresh. If the rollback itself fails
+// (the disk failing again), its errors are joined to the cause and the
+// composite may differ from the baseline at the paths they name.
 func Refresh(fsys PersistFS, root string, baseline vfs.Tree, paths []composite.StatePath, watchPath string, generate func() ([]composite.File, error)) (Refreshed, error) {
 	if generate == nil {
 		panic("writeback: Refresh with a nil generate function")
@@ -98,10 +104,7 @@ func Refresh(fsys PersistFS, root string, baseline vfs.Tree, paths []composite.S
 	}
 	for i := range outs {
 		if err := outs[i].write(fsys); err != nil {
-			for _, done := range slices.Backward(outs[:i+1]) {
-				done.restore(fsys)
-			}
-			return fail(err)
+			return fail(rollback(fsys, outs[:i+1], err))
 		}
 	}
 	r := Refreshed{Baseline: maps.Clone(baseline), StatePaths: slices.Clone(paths)}
@@ -113,9 +116,24 @@ func Refresh(fsys PersistFS, root string, baseline vfs.Tree, paths []composite.S
 		}
 	}
 	if err := RefreshBaseline(fsys, root, r.Baseline, r.Written); err != nil {
-		return fail(err)
+		return fail(rollback(fsys, outs, err))
 	}
 	return r, nil
+}
+
+// rollback restores the outputs, last first, after cause; it returns
+// cause, joined with the errors of the restores that failed.
+func rollback(fsys PersistFS, outs []output, cause error) error {
+	errs := []error{cause}
+	for _, o := range slices.Backward(outs) {
+		if err := o.restore(fsys); err != nil {
+			errs = append(errs, fmt.Errorf("rollback of %s: %w", o.rel, err))
+		}
+	}
+	if len(errs) == 1 {
+		return cause
+	}
+	return errors.Join(errs...)
 }
 
 // output is one generated file about to be written.
@@ -125,6 +143,9 @@ type output struct {
 	// existed and before describe what was at abs before the write.
 	existed bool
 	before  vfs.Entry
+	// made is the first missing ancestor of abs, which the write creates
+	// with its descendants; "" when every parent exists.
+	made string
 	// wrote is set once the write started.
 	wrote bool
 }
@@ -147,6 +168,7 @@ func plan(fsys PersistFS, root string, f composite.File) (output, error) {
 		fi, err := vfs.Lstat(fsys, dir)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
+			o.made = dir
 			return o, nil
 		case err != nil:
 			return o, err
@@ -187,21 +209,38 @@ func (o *output) write(fsys PersistFS) error {
 	return vfs.WriteFile(fsys, o.abs, o.data, perm)
 }
 
-// restore puts back what was at the output before write, as far as it can.
-// Directories created for it stay.
-func (o output) restore(fsys PersistFS) {
+// restore puts back what was at the output before write: the file with
+// its content and mode, or the link, or nothing, removing the directories
+// the write made (unless something else is in them by now).
+func (o output) restore(fsys PersistFS) error {
 	if !o.wrote {
-		return
+		return nil
 	}
 	if !o.existed || o.before.Type == vfs.TypeSymlink {
-		_ = vfs.Remove(fsys, o.abs)
+		if err := vfs.Remove(fsys, o.abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	switch {
-	case !o.existed:
 	case o.before.Type == vfs.TypeSymlink:
-		_ = vfs.Symlink(fsys, o.before.Target, o.abs)
-	default:
-		_ = vfs.WriteFile(fsys, o.abs, o.before.Data, o.before.Mode)
+		return vfs.Symlink(fsys, o.before.Target, o.abs)
+	case o.existed:
+		return vfs.WriteFile(fsys, o.abs, o.before.Data, o.before.Mode)
+	}
+	if o.made == "" {
+		return nil
+	}
+	for dir := path.Dir(o.abs); ; dir = path.Dir(dir) {
+		err := vfs.Remove(fsys, dir)
+		switch {
+		case errors.Is(err, vfs.ErrNotEmpty):
+			return nil
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return err
+		}
+		if dir == o.made {
+			return nil
+		}
 	}
 }
 

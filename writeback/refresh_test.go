@@ -2,13 +2,13 @@ package writeback_test
 
 import (
 	"errors"
-	"io/fs"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
@@ -127,26 +127,13 @@ func TestRefresh(t *testing.T) {
 	})
 }
 
-// failingFS fails WriteFile for one name.
-type failingFS struct {
-	*vfs.MemFS
-	name string
-}
-
-func (f failingFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
-	if name == f.name {
-		return &fs.PathError{Op: "open", Path: name, Err: vfs.ErrNoSpace}
-	}
-	return f.MemFS.WriteFile(name, data, perm)
-}
-
 func TestRefreshFailures(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("boom")
 	tests := []struct {
 		name     string
 		setup    func(*testing.T, *vfs.MemFS)
-		fail     string // a name whose WriteFile fails
+		fail     string // a name whose first WriteFile fails
 		generate func() ([]composite.File, error)
 		want     string
 	}{
@@ -192,7 +179,8 @@ func TestRefreshFailures(t *testing.T) {
 			}
 			before, err := vfs.Snapshot(fsys, "/")
 			must(t, err)
-			_, err = writeback.Refresh(failingFS{fsys, tt.fail}, root, baseline, paths, "w", tt.generate)
+			ffs := faultfs.New(fsys, faultfs.OnNthOf(faultfs.KindWriteFile, 1, vfs.ErrNoSpace).If(func(op faultfs.Op) bool { return op.Path == tt.fail }))
+			_, err = writeback.Refresh(ffs, root, baseline, paths, "w", tt.generate)
 			var re *writeback.RefreshError
 			if !errors.As(err, &re) || err.Error() != tt.want {
 				t.Fatalf("Refresh error = %v, want %q", err, tt.want)

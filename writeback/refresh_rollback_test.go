@@ -1,0 +1,112 @@
+package writeback_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
+	"github.com/outfitter-go/vfsim/writeback"
+)
+
+// refreshedFiles is a refresh that rewrites a generated file, replaces
+// the settings.json link by a reconciled file, and writes a new file in
+// a new directory.
+var refreshedFiles = files(
+	composite.File{RelativePath: "outfitter/profile.json", Content: `{"id":"default","label":"New"}` + "\n"},
+	composite.File{RelativePath: "settings.json", Content: `{"theme":"dark"}` + "\n"},
+	composite.File{RelativePath: "outfitter/new/deep.json", Content: "{}\n"},
+)
+
+// afterWrite returns a predicate that selects the operations of kind on
+// name once name has been written (the re-fingerprinting's reads).
+func afterWrite(kind faultfs.Kind, name string) func(faultfs.Op) bool {
+	written := false
+	return func(op faultfs.Op) bool {
+		if op.Path == name && op.Kind == faultfs.KindWriteFile {
+			written = true
+			return false
+		}
+		return written && op.Kind == kind && op.Path == name
+	}
+}
+
+// TestRefreshRollsBackWhenTheBaselineFails is finding 6 of the safety
+// review: re-fingerprinting failed after the new files were written and
+// the caller, keeping its old baseline, then blamed the agent for the
+// refresh's own writes (a replaced link, undeclared files). The refresh
+// is now rolled back: the composite matches the old baseline again.
+func TestRefreshRollsBackWhenTheBaselineFails(t *testing.T) {
+	t.Parallel()
+	fsys, paths, baseline := liveRun(t)
+	before := snapshot(t, fsys, "/")
+	ffs := faultfs.New(fsys, faultfs.When(afterWrite(faultfs.KindReadFile, root+"/outfitter/new/deep.json"), vfs.ErrIO))
+	_, err := writeback.Refresh(ffs, root, baseline, paths, "w", refreshedFiles)
+	var re *writeback.RefreshError
+	if !errors.As(err, &re) || !errors.Is(err, vfs.ErrIO) {
+		t.Fatalf("Refresh = %v, want a *RefreshError wrapping the injected EIO", err)
+	}
+	if len(ffs.Injected()) == 0 {
+		t.Fatalf("precondition: no read of the written file failed")
+	}
+	if diff := cmp.Diff(before, snapshot(t, fsys, "/")); diff != "" {
+		t.Errorf("machine after the failed refresh (-want +got):\n%s", diff)
+	}
+	issues, err := writeback.Detect(fsys, root, paths, baseline)
+	must(t, err)
+	if len(issues) != 0 {
+		t.Errorf("issues against the kept baseline = %v, want none", issues)
+	}
+}
+
+// TestRefreshRollbackFailureIsReported: when the disk fails again while
+// the refresh is rolled back, the error names the rollback too.
+func TestRefreshRollbackFailureIsReported(t *testing.T) {
+	t.Parallel()
+	fsys, paths, baseline := liveRun(t)
+	profile := root + "/outfitter/profile.json"
+	ffs := faultfs.New(fsys,
+		faultfs.When(afterWrite(faultfs.KindReadFile, profile), vfs.ErrIO),
+		faultfs.OnNthOf(faultfs.KindWriteFile, 2, vfs.ErrNoSpace).If(func(op faultfs.Op) bool { return op.Path == profile }),
+	)
+	_, err := writeback.Refresh(ffs, root, baseline, paths, "w", refreshedFiles)
+	if !errors.Is(err, vfs.ErrIO) || !errors.Is(err, vfs.ErrNoSpace) || !strings.Contains(err.Error(), "rollback of outfitter/profile.json") {
+		t.Fatalf("Refresh = %v, want the EIO and the rollback's ENOSPC", err)
+	}
+}
+
+// TestRefreshAtEveryFailurePoint: whichever single operation of a refresh
+// fails, either the refresh succeeds and its new baseline describes the
+// composite, or it fails and the machine is as it was, so that the old
+// baseline does.
+func TestRefreshAtEveryFailurePoint(t *testing.T) {
+	t.Parallel()
+	fsys, paths, baseline := liveRun(t)
+	counter := faultfs.New(fsys)
+	if _, err := writeback.Refresh(counter, root, baseline, paths, "w", refreshedFiles); err != nil {
+		t.Fatal(err)
+	}
+	total := counter.Count()
+	if total < 10 {
+		t.Fatalf("precondition: the refresh took %d operations", total)
+	}
+	for n := 1; n <= total; n++ {
+		fsys, paths, baseline := liveRun(t)
+		before := snapshot(t, fsys, "/")
+		r, err := writeback.Refresh(faultfs.New(fsys, faultfs.OnNth(n, vfs.ErrIO)), root, baseline, paths, "w", refreshedFiles)
+		if err == nil {
+			paths, baseline = r.StatePaths, r.Baseline
+		} else if diff := cmp.Diff(before, snapshot(t, fsys, "/")); diff != "" {
+			t.Errorf("operation %d failed (%v); machine after (-want +got):\n%s", n, err, diff)
+		}
+		issues, derr := writeback.Detect(fsys, root, paths, baseline)
+		must(t, derr)
+		if len(issues) != 0 {
+			t.Errorf("operation %d failed (refresh error %v); issues against the caller's baseline = %v, want none", n, err, issues)
+		}
+	}
+}
