@@ -143,10 +143,10 @@ state_persistence:
 		}}
 	_, r := w.mustPlan(t)
 	want := []composite.StatePath{
-		{RelativePath: "settings.json", Strategy: "symlink", SourcePath: home + "/.outfitter/profiles/eng/cli_specific/claude/settings.json"},
+		{RelativePath: "settings.json", Strategy: "symlink", SourcePath: home + "/.outfitter/profiles/eng/cli_specific/claude/settings.json", Folder: home + "/.outfitter/profiles/eng"},
 		{RelativePath: "agents/", Strategy: "symlink", SourcePath: home + "/.claude/agents", Directory: true},
 		{RelativePath: "skills/", Strategy: "symlink", SourcePath: home + "/.claude/skills", Directory: true},
-		{RelativePath: "commands/", Strategy: "symlink", SourcePath: home + "/.outfitter/profiles/base/cli_specific/claude/commands", Directory: true},
+		{RelativePath: "commands/", Strategy: "symlink", SourcePath: home + "/.outfitter/profiles/base/cli_specific/claude/commands", Directory: true, Folder: home + "/.outfitter/profiles/base"},
 		{RelativePath: "plugins/", Strategy: "symlink", SourcePath: home + "/.claude/plugins", Directory: true},
 		{RelativePath: "projects/", Strategy: "symlink", SourcePath: "/claude/sessions", Directory: true},
 		{RelativePath: "debug/", Strategy: "discard", Directory: true},

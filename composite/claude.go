@@ -31,17 +31,17 @@ var claudeDeclarations = []Declaration{
 // Compose plans Claude's composite (§1.10).
 func (a Claude) Compose(in *Input) (*Composite, []string, error) {
 	merged := mergeAgentControls(in.controls(), a.ID(), in.cwd())
-	owned := stateFolders(in.FS, in.ProfileFolders, a.ID())
+	owned := stateFolders(in, a.ID())
 	resolveSource := func(key string, _ bool) (string, error) {
 		if key == "projects/" && merged.SessionDirectory != nil && *merged.SessionDirectory != "" {
 			return *merged.SessionDirectory, nil
 		}
-		if src := stateSourceIn(in.FS, owned, key); src != "" {
-			return src, nil
+		if src, err := owned.source(key); err != nil || src != "" {
+			return src, err
 		}
 		return path.Join(in.Home, ".claude", strings.TrimSuffix(key, "/")), nil
 	}
-	paths, err := declaredStatePaths(a.ID(), claudeDeclarations, in.statePersistence(), resolveSource)
+	paths, err := declaredStatePaths(a.ID(), claudeDeclarations, in.statePersistence(), owned, resolveSource)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,7 +1,9 @@
 package composite
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -55,8 +57,9 @@ func unknownDeclaration() Declaration { return decl(UnknownPath, wa, di, wa, er,
 type sourceResolver func(key string, directory bool) (string, error)
 
 // declaredStatePaths validates the profile's state_persistence overrides
-// against decls and resolves each state path (createDeclaredStatePaths).
-func declaredStatePaths(adapter string, decls []Declaration, overrides *resolve.Object, resolveSource sourceResolver) ([]StatePath, error) {
+// against decls and resolves each state path (createDeclaredStatePaths);
+// a source found in a profile folder records that folder.
+func declaredStatePaths(adapter string, decls []Declaration, overrides *resolve.Object, owned stateDirs, resolveSource sourceResolver) ([]StatePath, error) {
 	for _, k := range overrides.Keys() {
 		if !slices.ContainsFunc(decls, func(d Declaration) bool { return d.Key == k }) {
 			return nil, &DeclarationError{Adapter: adapter, Key: k, Undeclared: true}
@@ -82,36 +85,162 @@ func declaredStatePaths(adapter string, decls []Declaration, overrides *resolve.
 			if err != nil {
 				return nil, err
 			}
-			sp.SourcePath = src
+			sp.SourcePath, sp.Folder = src, owned.folderOf(src)
 		}
 		out = append(out, sp)
 	}
 	return out, nil
 }
 
-// stateFolders returns the <folder>/cli_specific/<adapter> directories that
-// exist, lowest precedence first; only they can hold a profile-owned
-// source, so a plan looks each folder up once rather than once per key.
-func stateFolders(fsys vfs.FS, folders []string, adapter string) []string {
-	var out []string
-	for _, f := range folders {
+// stateDir is a <folder>/cli_specific/<adapter> directory, which can hold
+// profile-owned sources.
+type stateDir struct {
+	// dir is <folder>/cli_specific/<adapter>.
+	dir string
+	// folder is the profile folder.
+	folder string
+	// checkout is the repository checkout holding the folder when it was
+	// loaded from a synced (remote) profile source, else "".
+	checkout string
+}
+
+// stateDirs are the state directories of a run, lowest precedence first.
+type stateDirs struct {
+	fsys vfs.FS
+	dirs []stateDir
+}
+
+// stateFolders returns the <folder>/cli_specific/<adapter> directories of
+// the run's profile folders that exist, lowest precedence first; only
+// they can hold a profile-owned source, so a plan looks each folder up
+// once rather than once per key.
+func stateFolders(in *Input, adapter string) stateDirs {
+	out := stateDirs{fsys: in.FS}
+	for _, f := range in.ProfileFolders {
 		d := path.Join(f, "cli_specific", adapter)
-		if fi, err := vfs.Stat(fsys, d); err == nil && fi.IsDir() {
-			out = append(out, d)
+		if fi, err := vfs.Stat(in.FS, d); err == nil && fi.IsDir() {
+			out.dirs = append(out.dirs, stateDir{dir: d, folder: f, checkout: checkoutOf(in.Layers, f)})
 		}
 	}
 	return out
 }
 
-// stateSourceIn returns the highest-precedence <dir>/<key> that exists
-// among dirs (from stateFolders), or "".
-func stateSourceIn(fsys vfs.FS, dirs []string, key string) string {
+// checkoutOf returns the repository checkout of the remote layer whose
+// profile folder is folder, or "" for a local one: the scanned directory
+// without the repository subpath it was joined with.
+func checkoutOf(layers []resolve.Layer, folder string) string {
+	for _, l := range layers {
+		if l.ResourceRoot != folder || !l.Source.Remote() {
+			continue
+		}
+		sub := path.Clean(l.Source.Path)
+		if l.Source.Path == "" || sub == "." {
+			return l.SourceRoot
+		}
+		return strings.TrimSuffix(l.SourceRoot, "/"+sub)
+	}
+	return ""
+}
+
+// source returns the highest-precedence <dir>/<key> that exists, or "".
+// One found in a synced repository's checkout must stay in it: a source
+// whose real path leaves the checkout is a [*SourceLinkError].
+func (o stateDirs) source(key string) (string, error) {
 	name := strings.TrimSuffix(key, "/")
-	for i := len(dirs) - 1; i >= 0; i-- {
-		p := path.Join(dirs[i], name)
-		if _, err := vfs.Stat(fsys, p); err == nil {
-			return p
+	for _, d := range slices.Backward(o.dirs) {
+		p := path.Join(d.dir, name)
+		if _, err := vfs.Stat(o.fsys, p); err != nil {
+			continue
+		}
+		if d.checkout != "" {
+			if err := confined(o.fsys, p, d.checkout); err != nil {
+				return "", err
+			}
+		}
+		return p, nil
+	}
+	return "", nil
+}
+
+// folderOf returns the profile folder of a source found by source, or "".
+func (o stateDirs) folderOf(src string) string {
+	for _, d := range slices.Backward(o.dirs) {
+		if strings.HasPrefix(src, d.dir+"/") {
+			return d.folder
 		}
 	}
 	return ""
+}
+
+// SourceLinkError reports a durable state source found in a synced
+// (cache-backed) profile repository that leads out of the repository's
+// checkout through a symbolic link. It is refused before anything is
+// written: the agent's writes through the state path would otherwise land
+// wherever the repository's author pointed the link (~/.ssh/config, say).
+type SourceLinkError struct {
+	// Source is the state source path found in the profile folder.
+	Source string
+	// Checkout is the repository checkout it lies in.
+	Checkout string
+	// Link is the first link on the way that leads out, and Target its
+	// target, verbatim.
+	Link, Target string
+	// Resolved is where Source really leads.
+	Resolved string
+}
+
+// Error names the source, the link and where it points.
+func (e *SourceLinkError) Error() string {
+	return fmt.Sprintf("state source path %s leaves the synced profile repository %s: the symbolic link %s points to %s (%s); links in a synced repository are never followed out of it",
+		e.Source, e.Checkout, e.Link, e.Target, e.Resolved)
+}
+
+// confined checks that the real path of name stays in the real path of
+// checkout, and otherwise names the first link under checkout that leads
+// out.
+func confined(fsys vfs.FS, name, checkout string) error {
+	realCheckout, err := realPath(fsys, checkout)
+	if err != nil {
+		return &WriteError{Step: "check source", Path: checkout, Err: err}
+	}
+	real, err := realPath(fsys, name)
+	if err != nil {
+		return &WriteError{Step: "check source", Path: name, Err: err}
+	}
+	if within(real, realCheckout) {
+		return nil
+	}
+	e := &SourceLinkError{Source: name, Checkout: checkout, Link: name, Resolved: real}
+	if rel := relTo(checkout, name); !strings.HasPrefix(rel, "..") && !path.IsAbs(rel) {
+		p := checkout
+		for _, c := range strings.Split(rel, "/") {
+			p = path.Join(p, c)
+			if fi, err := vfs.Lstat(fsys, p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+				continue
+			}
+			if r, err := realPath(fsys, p); err != nil || !within(r, realCheckout) {
+				e.Link = p
+				break
+			}
+		}
+	}
+	e.Target, _ = vfs.ReadLink(fsys, e.Link)
+	return e
+}
+
+// realPath is [vfs.EvalSymlinks]; on a file system that cannot hold
+// links, the name itself.
+func realPath(fsys vfs.FS, name string) (string, error) {
+	real, err := vfs.EvalSymlinks(fsys, name)
+	if errors.Is(err, errors.ErrUnsupported) {
+		if _, ok := fsys.(vfs.SymlinkFS); !ok {
+			return path.Clean(name), nil
+		}
+	}
+	return real, err
+}
+
+// within reports whether the clean absolute path p is dir or below it.
+func within(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }

@@ -35,6 +35,28 @@
 // [*EscapeError]; file system failures are [*WriteError]s that wrap the
 // cause.
 //
+// # Links in profile folders
+//
+// A profile-owned source (cli_specific/<agent>/<path>) is where the
+// agent's writes through its state link land, so where it really leads
+// matters:
+//
+//   - In a synced profile source (a uri or github repository, loaded from
+//     its checkout in the cache), a source whose real path leaves the
+//     checkout is refused at planning with a [*SourceLinkError] naming
+//     the link and its target: a repository's author never decides where
+//     the agent writes on this machine. Links that stay inside the
+//     checkout are followed.
+//   - In a local profile source the links are the user's own, and are
+//     followed wherever they lead, as upstream follows them (a
+//     dotfiles-managed cli_specific/pi/settings.json, say).
+//   - Either way, the blank-source reset of [EnsureSource] (a blank
+//     mcp.json, models.json or trust.json made valid JSON) never writes
+//     through a link whose real path leaves the profile folder the source
+//     was found in ([StatePath].Folder): such a source is left blank and a
+//     warning says why. Native and cache sources are reset as upstream
+//     resets them.
+//
 // # Assets
 //
 // Outfitter's own files (the bundled skill and the pi launch extension)

@@ -116,11 +116,9 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 			continue
 		}
 		w, err := materializeStatePath(fsys, root, sp, opts.Cwd, made)
+		warnings = append(warnings, w...)
 		if err != nil {
 			return warnings, err
-		}
-		if w != "" {
-			warnings = append(warnings, w)
 		}
 	}
 	return warnings, nil
@@ -187,10 +185,10 @@ func (m madeDirs) forget(name string) {
 	}
 }
 
-func materializeStatePath(fsys FS, root string, sp StatePath, cwd string, made madeDirs) (string, error) {
+func materializeStatePath(fsys FS, root string, sp StatePath, cwd string, made madeDirs) ([]string, error) {
 	out, err := stateOutput(root, sp)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if sp.Strategy != StrategySymlink {
 		dir := parentOf(out)
@@ -198,15 +196,15 @@ func materializeStatePath(fsys FS, root string, sp StatePath, cwd string, made m
 			dir = out
 		}
 		if err := made.mkdirAll(fsys, dir); err != nil {
-			return "", &WriteError{Step: "mkdir", Path: dir, Err: err}
+			return nil, &WriteError{Step: "mkdir", Path: dir, Err: err}
 		}
-		return "", nil
+		return nil, nil
 	}
 	if sp.SourcePath == "" {
-		return "", &StateError{Path: sp.RelativePath, Msg: fmt.Sprintf("State path '%s' uses symlink without a source path.", sp.RelativePath)}
+		return nil, &StateError{Path: sp.RelativePath, Msg: fmt.Sprintf("State path '%s' uses symlink without a source path.", sp.RelativePath)}
 	}
 	if err := made.mkdirAll(fsys, parentOf(out)); err != nil {
-		return "", &WriteError{Step: "create parent", Path: parentOf(out), Err: err}
+		return nil, &WriteError{Step: "create parent", Path: parentOf(out), Err: err}
 	}
 	if cwd == "" {
 		cwd = "/"
@@ -217,27 +215,37 @@ func materializeStatePath(fsys FS, root string, sp StatePath, cwd string, made m
 	err = vfs.Symlink(fsys, sp.SourcePath, out)
 	if errors.Is(err, fs.ErrExist) {
 		if err := removeExisting(fsys, out, made); err != nil {
-			return "", err
+			return nil, err
 		}
 		err = vfs.Symlink(fsys, sp.SourcePath, out)
 	}
 	if err == nil {
-		return "", ensureSource(fsys, src, sp.Directory, made)
+		w, err := ensureSource(fsys, src, sp.Directory, sp.Folder, made)
+		return nonEmpty(w), err
 	}
 	if !errors.Is(err, errors.ErrUnsupported) {
-		return "", &WriteError{Step: "symlink", Path: out, Err: err}
+		return nil, &WriteError{Step: "symlink", Path: out, Err: err}
 	}
 	// No links on this backend: copy the source in its place.
 	if err := removeExisting(fsys, out, made); err != nil {
-		return "", err
+		return nil, err
 	}
-	if err := ensureSource(fsys, src, sp.Directory, made); err != nil {
-		return "", err
+	w, err := ensureSource(fsys, src, sp.Directory, sp.Folder, made)
+	if err != nil {
+		return nonEmpty(w), err
 	}
 	if err := copyTree(fsys, src, out); err != nil {
-		return "", &WriteError{Step: "copy source", Path: out, Err: err}
+		return nonEmpty(w), &WriteError{Step: "copy source", Path: out, Err: err}
 	}
-	return fmt.Sprintf("State path '%s' could not be symlinked (symlinks are unavailable on this platform); copied '%s' instead, so writes to it will not persist back.", sp.RelativePath, sp.SourcePath), nil
+	return append(nonEmpty(w), fmt.Sprintf("State path '%s' could not be symlinked (symlinks are unavailable on this platform); copied '%s' instead, so writes to it will not persist back.", sp.RelativePath, sp.SourcePath)), nil
+}
+
+// nonEmpty returns the warning w as a list: none when it is empty.
+func nonEmpty(w string) []string {
+	if w == "" {
+		return nil
+	}
+	return []string{w}
 }
 
 // removeExisting removes what is at a state path's output, unless it is a
@@ -292,60 +300,82 @@ func initialContent(name string) (string, bool) {
 	return "", false
 }
 
-// EnsureSource creates a missing durable source (§1.6): a directory, or a
-// file with its default content; a blank mcp.json, models.json or
-// trust.json is reset to its JSON default. A source of the wrong kind is
-// an [*StateError].
-func EnsureSource(fsys FS, source string, directory bool) error {
-	return ensureSource(fsys, source, directory, madeDirs{})
+// EnsureSource creates the missing durable source of a state path (§1.6):
+// a directory, or a file with its default content; a blank mcp.json,
+// models.json or trust.json is reset to its JSON default. A source of the
+// wrong kind is an [*StateError].
+//
+// The blank-source reset writes through a link only when the link's real
+// path stays in the profile folder the source was found in
+// (sp.Folder): a blank source that leads out of it is left as it is, and
+// the returned warning says so. Native and cache sources (no folder) are
+// reset as upstream resets them, through any link.
+func EnsureSource(fsys FS, sp StatePath) (warning string, err error) {
+	return ensureSource(fsys, sp.SourcePath, sp.Directory, sp.Folder, madeDirs{})
 }
 
-func ensureSource(fsys FS, source string, directory bool, made madeDirs) error {
+func ensureSource(fsys FS, source string, directory bool, folder string, made madeDirs) (string, error) {
 	var mkErr error
 	if directory {
 		// Usually missing or a directory: MkdirAll answers both at once;
 		// Stat explains a failure.
 		if mkErr = made.mkdirAll(fsys, source); mkErr == nil {
-			return nil
+			return "", nil
 		}
 	}
 	fi, err := fsys.Stat(source)
 	if errors.Is(err, fs.ErrNotExist) {
 		if directory {
-			return &WriteError{Step: "create source", Path: source, Err: mkErr}
+			return "", &WriteError{Step: "create source", Path: source, Err: mkErr}
 		}
 		if err := made.mkdirAll(fsys, path.Dir(source)); err != nil {
-			return &WriteError{Step: "create source", Path: path.Dir(source), Err: err}
+			return "", &WriteError{Step: "create source", Path: path.Dir(source), Err: err}
 		}
 		content, _ := initialContent(source)
 		if err := vfs.WriteFile(fsys, source, []byte(content), 0o644); err != nil {
-			return &WriteError{Step: "create source", Path: source, Err: err}
+			return "", &WriteError{Step: "create source", Path: source, Err: err}
 		}
-		return nil
+		return "", nil
 	}
 	if err != nil {
-		return &WriteError{Step: "create source", Path: source, Err: err}
+		return "", &WriteError{Step: "create source", Path: source, Err: err}
 	}
 	switch {
 	case directory && !fi.IsDir():
-		return &StateError{Path: source, Msg: fmt.Sprintf("State source path '%s' must be a directory.", source)}
+		return "", &StateError{Path: source, Msg: fmt.Sprintf("State source path '%s' must be a directory.", source)}
 	case directory:
-		return &WriteError{Step: "create source", Path: source, Err: mkErr}
+		return "", &WriteError{Step: "create source", Path: source, Err: mkErr}
 	case fi.IsDir():
-		return &StateError{Path: source, Msg: fmt.Sprintf("State source path '%s' must be a file.", source)}
+		return "", &StateError{Path: source, Msg: fmt.Sprintf("State source path '%s' must be a file.", source)}
 	}
-	if def, ok := initialContent(source); ok && !directory {
-		data, err := fsys.ReadFile(source)
+	def, ok := initialContent(source)
+	if !ok {
+		return "", nil
+	}
+	data, err := fsys.ReadFile(source)
+	if err != nil {
+		return "", &WriteError{Step: "create source", Path: source, Err: err}
+	}
+	if strings.TrimSpace(string(data)) != "" {
+		return "", nil
+	}
+	if folder != "" {
+		real, err := realPath(fsys, source)
 		if err != nil {
-			return &WriteError{Step: "create source", Path: source, Err: err}
+			return "", &WriteError{Step: "create source", Path: source, Err: err}
 		}
-		if strings.TrimSpace(string(data)) == "" {
-			if err := vfs.WriteFile(fsys, source, []byte(def), 0o644); err != nil {
-				return &WriteError{Step: "create source", Path: source, Err: err}
-			}
+		realFolder, err := realPath(fsys, folder)
+		if err != nil {
+			return "", &WriteError{Step: "create source", Path: folder, Err: err}
+		}
+		if !within(real, realFolder) {
+			return fmt.Sprintf("State source path '%s' is blank and was not reset to its default: it leads through a symbolic link out of profile folder '%s' (to '%s'), where Outfitter never writes.", source, folder, real), nil
 		}
 	}
-	return nil
+	if err := vfs.WriteFile(fsys, source, []byte(def), 0o644); err != nil {
+		return "", &WriteError{Step: "create source", Path: source, Err: err}
+	}
+	return "", nil
 }
 
 // copyTree copies a file or a directory tree (the copy fallback).

@@ -138,7 +138,7 @@ func TestEnsureSourceMismatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := composite.EnsureSource(fsys, tt.source, tt.directory)
+			_, err := composite.EnsureSource(fsys, composite.StatePath{SourcePath: tt.source, Directory: tt.directory})
 			var se *composite.StateError
 			if !errors.As(err, &se) || err.Error() != tt.want {
 				t.Fatalf("error %v, want %q", err, tt.want)

@@ -42,17 +42,17 @@ var piDeclarations = []Declaration{
 // Compose plans pi's composite (§1.9).
 func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 	merged := mergeAgentControls(in.controls(), p.ID(), in.cwd())
-	owned := stateFolders(in.FS, in.ProfileFolders, p.ID())
+	owned := stateFolders(in, p.ID())
 	resolveSource := func(key string, _ bool) (string, error) {
 		if key == "utilities/" || key == "bin/" {
 			return path.Join(in.Cache, "utilities"), nil
 		}
-		if src := stateSourceIn(in.FS, owned, key); src != "" {
-			return src, nil
+		if src, err := owned.source(key); err != nil || src != "" {
+			return src, err
 		}
 		return path.Join(in.Home, ".pi", "agent", strings.TrimSuffix(key, "/")), nil
 	}
-	paths, err := declaredStatePaths(p.ID(), piDeclarations, in.statePersistence(), resolveSource)
+	paths, err := declaredStatePaths(p.ID(), piDeclarations, in.statePersistence(), owned, resolveSource)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -58,6 +58,11 @@ type StatePath struct {
 	SourcePath string
 	// Directory reports whether the key denotes a directory (ends with "/").
 	Directory bool
+	// Folder is the profile folder a profile-owned source was found in
+	// (its cli_specific/<agent> holds SourcePath); empty for native and
+	// cache sources. The blank-source reset of [EnsureSource] never writes
+	// through a link whose real path leaves it.
+	Folder string
 }
 
 // Name returns the relative path without a trailing slash ("plugins").

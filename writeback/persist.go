@@ -59,7 +59,9 @@ func Persist(fsys PersistFS, root string, sp composite.StatePath) error {
 		}
 		return err
 	}
-	if err := composite.EnsureSource(fsys, sp.SourcePath, sp.Directory); err != nil {
+	// A blank source the reset left alone (it leads out of its profile
+	// folder) needs no warning here: the copy replaces it right after.
+	if _, err := composite.EnsureSource(fsys, sp); err != nil {
 		return err
 	}
 	return copyTree(fsys, out, sp.SourcePath)
