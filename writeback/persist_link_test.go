@@ -198,6 +198,7 @@ func TestPersistAtEveryCrashPoint(t *testing.T) {
 	counter := faultfs.New(setup())
 	must(t, writeback.Persist(counter, root, pluginsPrompt(piAgent)))
 	total := counter.Count()
+	t.Logf("%d operations, each a failure point", total)
 	if total < 10 {
 		t.Fatalf("precondition: Persist took %d operations, want a copy of two files", total)
 	}

@@ -70,6 +70,7 @@ func TestRecordAtEveryCrashPoint(t *testing.T) {
 			t.Fatalf("precondition: Record did not write the new document")
 		}
 		total := counter.Count()
+		t.Logf("%d operations, each a failure point", total)
 		for n := 0; n < total; n++ {
 			for _, torn := range []int64{0, 10} {
 				mem, real := profileMachine(t, link)

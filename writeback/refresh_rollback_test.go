@@ -91,6 +91,7 @@ func TestRefreshAtEveryFailurePoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := counter.Count()
+	t.Logf("%d operations, each a failure point", total)
 	if total < 10 {
 		t.Fatalf("precondition: the refresh took %d operations", total)
 	}
