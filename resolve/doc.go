@@ -74,6 +74,14 @@
 //     the lower ascii_art and private_profile_catalogs values; upstream
 //     erases them by copying an undefined value. No resolver output
 //     depends on these keys.
+//   - The inheritance walk costs time linear in the number of profiles
+//     and inherits entries: it walks a profile once unless that walk
+//     found a cycle or a missing profile, which upstream reports again on
+//     every path that reaches it. On a broken graph with very many such
+//     paths the walk stops after 1,000 issues (or about a million steps
+//     beyond the graph's size) and adds an [InheritanceLimitError];
+//     upstream would list them all, exponentially many in the number of
+//     diamonds. Stacks and issues are otherwise upstream's, in order.
 //   - Credentials in repository URIs are redacted with Go's URL
 //     serialisation, which differs from WHATWG's only in corner cases.
 //

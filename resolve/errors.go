@@ -101,6 +101,20 @@ func (e *CycleError) Error() string {
 	return "Profile inheritance cycle detected: " + strings.Join(e.Chain, " -> ")
 }
 
+// InheritanceLimitError reports an inheritance walk stopped early: the
+// graph of the selected profile ID has so many paths through cycles or
+// missing profiles that listing each problem once per path, as upstream
+// does, would not end in reasonable time. Issues is the number of
+// problems listed before it.
+type InheritanceLimitError struct {
+	ID     string
+	Issues int
+}
+
+func (e *InheritanceLimitError) Error() string {
+	return fmt.Sprintf("inheritance of profile '%s' has too many broken paths to list: stopped after %d issues", e.ID, e.Issues)
+}
+
 // NotFoundError reports a selected or inherited profile id that no source
 // defines.
 type NotFoundError struct {

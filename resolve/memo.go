@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"encoding/binary"
-	"slices"
 	"sync"
 )
 
@@ -137,12 +136,14 @@ func (c *Cache) parseProfile(data []byte, slug, file string) (*Profile, *Issue) 
 	return e.profile, issue
 }
 
-// memoResolution is a resolution over cached profiles and the ids of its
-// stack. Invariant: like a cachedDoc, it is never modified and its profiles
-// never reach a caller.
+// memoResolution is a resolution over cached profiles and the indices,
+// in the layers it was resolved from, of its Layers. Layers with the same
+// resolution key have the same profiles in the same order, so the indices
+// name the same layers in each. Invariant: like a cachedDoc, it is never
+// modified and its profiles never reach a caller.
 type memoResolution struct {
-	res *Resolution
-	ids []string
+	res    *Resolution
+	layers []int
 }
 
 // resolveProfile is [ResolveProfile] through the cache, for layers whose
@@ -162,13 +163,8 @@ func (c *Cache) resolveProfile(layers []Layer, id, project string) *Resolution {
 		c.mu.Unlock()
 	}
 	if memo == nil {
-		r := ResolveProfile(layers, id, project)
-		memo = &memoResolution{res: r}
-		for _, l := range r.Layers {
-			if !slices.Contains(memo.ids, l.ID) {
-				memo.ids = append(memo.ids, l.ID)
-			}
-		}
+		r, idx := resolveProfile(layers, id, project)
+		memo = &memoResolution{res: r, layers: idx}
 		if ok {
 			c.mu.Lock()
 			if c.resolutions != nil && len(c.entries)+len(c.resolutions) < c.limit {
@@ -177,7 +173,7 @@ func (c *Cache) resolveProfile(layers []Layer, id, project string) *Resolution {
 			c.mu.Unlock()
 		}
 	}
-	copies := make(map[*Profile]*Profile, len(memo.ids))
+	copies := make(map[*Profile]*Profile, len(memo.layers))
 	own := func(p *Profile) *Profile {
 		q, ok := copies[p]
 		if !ok {
@@ -193,13 +189,10 @@ func (c *Cache) resolveProfile(layers []Layer, id, project string) *Resolution {
 	for _, p := range memo.res.Stack {
 		res.Stack = append(res.Stack, own(p))
 	}
-	for _, id := range memo.ids {
-		for _, l := range layers {
-			if l.ID == id {
-				l.Profile = own(l.Profile)
-				res.Layers = append(res.Layers, l)
-			}
-		}
+	for _, i := range memo.layers {
+		l := layers[i]
+		l.Profile = own(l.Profile)
+		res.Layers = append(res.Layers, l)
 	}
 	return res
 }

@@ -14,7 +14,8 @@ type Resolution struct {
 	// Layers holds every loaded definition of each stack id, stack order
 	// first, load order second.
 	Layers []Layer
-	// Issues are the cycles and missing profiles, in traversal order.
+	// Issues are the cycles and missing profiles, in traversal order,
+	// and an [*InheritanceLimitError] last if there were too many.
 	Issues []*Issue
 }
 
@@ -23,22 +24,38 @@ type Resolution struct {
 // flattens it. Relative extension and skill paths are identified against
 // project.
 func ResolveProfile(layers []Layer, id, project string) *Resolution {
+	res, _ := resolveProfile(layers, id, project)
+	return res
+}
+
+// resolveProfile is [ResolveProfile], also returning the index in layers
+// of each entry of the resolution's Layers.
+func resolveProfile(layers []Layer, id, project string) (*Resolution, []int) {
 	pf := profilePolicies(project)
 	defs := collapse(layers, pf)
 	res := &Resolution{}
 	w := walker{defs: defs}
-	ids := dedupe(w.stack(id, nil))
+	ids := w.walk(id)
 	res.Issues = w.issues
+	byID := make(map[string][]int, len(ids))
+	for _, sid := range ids {
+		byID[sid] = nil
+	}
+	for i, l := range layers {
+		if list, ok := byID[l.ID]; ok {
+			byID[l.ID] = append(list, i)
+		}
+	}
+	var idx []int
 	for _, sid := range ids {
 		res.Stack = append(res.Stack, defs[sid])
-		for _, l := range layers {
-			if l.ID == sid {
-				res.Layers = append(res.Layers, l)
-			}
+		for _, i := range byID[sid] {
+			res.Layers = append(res.Layers, layers[i])
+			idx = append(idx, i)
 		}
 	}
 	if len(res.Issues) > 0 || len(res.Stack) == 0 {
-		return res
+		return res, idx
 	}
 	acc := profileObject(res.Stack[0]).Clone()
 	for _, p := range res.Stack[1:] {
@@ -51,7 +68,7 @@ func ResolveProfile(layers []Layer, id, project string) *Resolution {
 		acc.Delete("template")
 	}
 	res.Profile = profileFromObject(acc)
-	return res
+	return res, idx
 }
 
 // collapse merges the definitions of each id in load order; inherits and
@@ -83,39 +100,107 @@ func collapse(layers []Layer, pf policyFunc) map[string]*Profile {
 	return defs
 }
 
+// Limits of the inheritance walk on broken graphs. A graph without cycles
+// or missing profiles is walked in at most one step per profile and
+// inherits entry. Upstream lists every problem once per path that reaches
+// it, and a ladder of diamonds over a missing profile has exponentially
+// many such paths; the walk lists them as upstream does until it has
+// recorded maxWalkIssues issues or taken maxWalkExtraSteps steps beyond
+// the size of the graph, then stops with an [InheritanceLimitError].
+const (
+	maxWalkIssues     = 1000
+	maxWalkExtraSteps = 1 << 20
+)
+
+// walker builds an inheritance stack. The stack is the order in which
+// profiles first appear when every path is expanded as upstream does
+// (parents' stacks, then the profile, the first occurrence kept); the
+// walker emits each profile once, at the end of its first walk, and walks
+// a profile again only if its first walk recorded issues: a profile that
+// reaches no cycle and no missing profile contributes nothing new on
+// later paths, while one that does reports its problems again on each
+// path, with that path in its cycle chains.
 type walker struct {
 	defs   map[string]*Profile
 	issues []*Issue
+	// path holds the profiles being walked, outermost first; onPath is
+	// the same as a set.
+	path   []string
+	onPath map[string]bool
+	// stack holds the emitted ids in order; emitted is the same as a set.
+	stack   []string
+	emitted map[string]bool
+	// clean holds the profiles whose walk recorded no issue.
+	clean map[string]bool
+	// steps counts the profiles visited and the ids copied into cycle
+	// chains; budget is the most it may reach.
+	steps, budget int
+	stopped       bool
 }
 
-// stack returns the ids of id's inheritance stack, parents first.
-func (w *walker) stack(id string, ancestry []string) []string {
-	if slices.Contains(ancestry, id) {
-		chain := append(slices.Clone(ancestry), id)
-		err := &CycleError{Chain: chain}
+// walk returns the inheritance stack of id, parents first, and records
+// the issues found on the way in w.issues.
+func (w *walker) walk(id string) []string {
+	w.onPath = make(map[string]bool)
+	w.emitted = make(map[string]bool)
+	w.clean = make(map[string]bool)
+	w.budget = maxWalkExtraSteps + 1
+	for _, def := range w.defs {
+		w.budget += 1 + len(def.Inherits)
+	}
+	w.visit(id)
+	if w.stopped {
+		err := &InheritanceLimitError{ID: id, Issues: len(w.issues)}
 		w.issues = append(w.issues, &Issue{Pointer: "/profiles/" + id + "/inherits", Message: err.Error(), Err: err})
-		return nil
+	}
+	return w.stack
+}
+
+// visit walks id reached through w.path.
+func (w *walker) visit(id string) {
+	if w.steps++; w.steps > w.budget {
+		w.stopped = true
+		return
+	}
+	if w.onPath[id] {
+		w.steps += len(w.path)
+		err := &CycleError{Chain: append(slices.Clone(w.path), id)}
+		w.report(&Issue{Pointer: "/profiles/" + id + "/inherits", Message: err.Error(), Err: err})
+		return
 	}
 	def, ok := w.defs[id]
 	if !ok {
 		err := &NotFoundError{ID: id}
-		w.issues = append(w.issues, &Issue{Pointer: "/profiles/" + id, Message: err.Error(), Err: err})
-		return nil
+		w.report(&Issue{Pointer: "/profiles/" + id, Message: err.Error(), Err: err})
+		return
 	}
-	var ids []string
-	next := append(slices.Clone(ancestry), id)
+	if w.clean[id] {
+		return
+	}
+	before := len(w.issues)
+	w.path = append(w.path, id)
+	w.onPath[id] = true
 	for _, parent := range def.Inherits {
-		ids = append(ids, w.stack(parent, next)...)
-	}
-	return dedupe(append(ids, id))
-}
-
-func dedupe(ids []string) []string {
-	out := make([]string, 0, len(ids))
-	for _, id := range ids {
-		if !slices.Contains(out, id) {
-			out = append(out, id)
+		if w.visit(parent); w.stopped {
+			return
 		}
 	}
-	return out
+	w.path = w.path[:len(w.path)-1]
+	delete(w.onPath, id)
+	if !w.emitted[id] {
+		w.emitted[id] = true
+		w.stack = append(w.stack, id)
+	}
+	if len(w.issues) == before {
+		w.clean[id] = true
+	}
+}
+
+// report records an issue, or stops the walk if it holds maxWalkIssues.
+func (w *walker) report(is *Issue) {
+	if len(w.issues) == maxWalkIssues {
+		w.stopped = true
+		return
+	}
+	w.issues = append(w.issues, is)
 }
