@@ -20,7 +20,9 @@
 // absolute paths.
 //
 // YAML is decoded with the YAML 1.2 core schema ("yes" stays a string);
-// duplicate keys and several documents are errors. Documents are checked
+// duplicate keys and several documents are errors, and aliases are held to
+// upstream's budget (an anchor used about a hundred times, fewer when it
+// holds aliases itself) with upstream's "Excessive alias count" message. Documents are checked
 // against embedded JSON Schemas: a boolean check compiled from the same
 // files accepts valid documents, and the full validator runs only to word
 // the problems of the others. Every problem is an [Issue] with a file,
@@ -82,6 +84,9 @@
 //     beyond the graph's size) and adds an [InheritanceLimitError];
 //     upstream would list them all, exponentially many in the number of
 //     diamonds. Stacks and issues are otherwise upstream's, in order.
+//   - A YAML file over 16 MiB, or whose aliases would copy more than
+//     2^20 values (upstream's aliases share one value, these are copied),
+//     is refused with a [YAMLSizeError]; upstream has no size limit.
 //   - Credentials in repository URIs are redacted with Go's URL
 //     serialisation, which differs from WHATWG's only in corner cases.
 //

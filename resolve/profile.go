@@ -42,7 +42,7 @@ func ParseProfile(data []byte, slug, file string) (*Profile, *Issue) {
 func parseProfileDoc(data []byte, slug, file string) (*Object, *Issue) {
 	doc, err := parseYAML(data)
 	if err != nil {
-		return nil, &Issue{File: file, Pointer: "/profile.yml", Message: err.Error()}
+		return nil, yamlIssue(err, file, "/profile.yml")
 	}
 	obj, ok := doc.(*Object)
 	if !ok {

@@ -183,7 +183,7 @@ func (c *Cache) loadSettingsFile(fsys FS, name string, scope SettingsScope) (*fi
 func parseSettingsDoc(data []byte, name string) (*Object, []*Issue) {
 	doc, err := parseYAML(data)
 	if err != nil {
-		return nil, []*Issue{{File: name, Pointer: name, Message: err.Error()}}
+		return nil, []*Issue{yamlIssue(err, name, name)}
 	}
 	if issues := validate(settingsSchema, doc, name); len(issues) > 0 {
 		return nil, issues

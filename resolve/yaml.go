@@ -13,19 +13,83 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// maxYAMLNodes bounds the values a document may expand to through aliases,
-// so that a small file cannot make the resolver build a huge tree.
-const maxYAMLNodes = 1 << 16
+// Limits on YAML documents.
+//
+// maxAliasCount is upstream's alias budget (the yaml package's default
+// maxAliasCount): an anchor may be used while the number of its uses, the
+// anchor itself included, times its alias count stays at most 100; the
+// alias count of a scalar or of a collection without aliases is 1, that of
+// a collection the largest among its members, that of an alias the uses
+// times the alias count of its anchor when the anchor is first aliased. A
+// document beyond it is refused with upstream's message.
+//
+// The other two limits are the port's own; upstream has none. Upstream's
+// aliases share one value, while conversion here copies it:
+// maxAliasValues bounds the values copied through aliases, which
+// upstream's budget allows to reach about a hundred times the document.
+// maxYAMLBytes bounds the text, which the decoder's node tree holds at
+// about twenty-five times its size in memory. Both are far above real
+// files: 40,000 environment variables take 1 MB, 100,001 profile sources
+// 3.3 MB.
+const (
+	maxAliasCount  = 100
+	maxAliasValues = 1 << 20
+	maxYAMLBytes   = 16 << 20
+)
 
-// errYAML prefixes every YAML problem as upstream's YAMLParseError does.
-const yamlErrorPrefix = "YAMLParseError: "
+// yamlErrorPrefix prefixes every YAML problem as upstream's YAMLParseError
+// does; aliasErrorPrefix those found resolving aliases, upstream's
+// ReferenceError.
+const (
+	yamlErrorPrefix  = "YAMLParseError: "
+	aliasErrorPrefix = "ReferenceError: "
+)
+
+// errAliasBudget is upstream's refusal of a document over its alias budget.
+var errAliasBudget = errors.New(aliasErrorPrefix + "Excessive alias count indicates a resource exhaustion attack")
+
+// YAMLSizeError reports a YAML settings or profile file beyond a size
+// limit of the port (upstream has none): its text is over Limit bytes, or
+// its aliases would copy more than Limit values. File names the file; Size
+// is the file's length in bytes, or the number of values copied when the
+// conversion stopped.
+type YAMLSizeError struct {
+	File    string
+	Aliases bool // the limit is on values copied through aliases
+	Size    int
+	Limit   int
+}
+
+func (e *YAMLSizeError) Error() string {
+	if e.Aliases {
+		return fmt.Sprintf("YAML document too large: its aliases copy more than the limit of %d values", e.Limit)
+	}
+	return fmt.Sprintf("YAML document too large: %d bytes, over the limit of %d", e.Size, e.Limit)
+}
+
+// yamlIssue is the issue of a YAML problem in file at pointer; a
+// [*YAMLSizeError] is named after file and kept as the issue's condition.
+func yamlIssue(err error, file, pointer string) *Issue {
+	is := &Issue{File: file, Pointer: pointer, Message: err.Error()}
+	var size *YAMLSizeError
+	if errors.As(err, &size) {
+		size.File = file
+		is.Err = size
+	}
+	return is
+}
 
 // parseYAML decodes one YAML document into a document value (nil, bool,
 // float64, string, []any, *Object) with YAML 1.2 core-schema scalars. An
 // empty or comment-only document is nil. Duplicate mapping keys, several
 // documents and syntax errors are errors whose text starts with
-// "YAMLParseError: ".
+// "YAMLParseError: ". A document over upstream's alias budget is refused
+// with upstream's ReferenceError, after any duplicate key (which upstream
+// finds first); one over the port's size limits with a [*YAMLSizeError].
 func parseYAML(data []byte) (any, error) {
+	if len(data) > maxYAMLBytes {
+		return nil, &YAMLSizeError{Size: len(data), Limit: maxYAMLBytes}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -42,7 +106,14 @@ func parseYAML(data []byte) (any, error) {
 		return nil, errors.New(yamlErrorPrefix + "Source contains multiple documents; please use YAML.parseAllDocuments()")
 	}
 	var c converter
-	return c.value(&doc)
+	v, err := c.value(&doc)
+	if err != nil {
+		return nil, err
+	}
+	if c.stop != nil {
+		return nil, c.stop
+	}
+	return v, nil
 }
 
 func yamlError(err error) error {
@@ -50,10 +121,19 @@ func yamlError(err error) error {
 	return errors.New(yamlErrorPrefix + msg)
 }
 
-// converter turns a node tree into a document value, counting the values
-// it builds so that aliases cannot blow a small file up.
+// converter turns a node tree into a document value. It keeps upstream's
+// alias budget and counts the values it copies through aliases; once
+// either is exceeded it records the error in stop and goes on without
+// expanding aliases, only to find a duplicate key, which takes precedence.
 type converter struct {
-	nodes int
+	// anchors holds the uses of each anchored node converted so far.
+	anchors map[*yaml.Node]*anchorUse
+	// expanding is the depth of alias expansion: a node converted at a
+	// depth above zero is a copy, and its aliases were counted where the
+	// anchored node stands.
+	expanding int
+	copies    int
+	stop      error
 	// active holds the collections being converted, innermost last: an
 	// alias to one of them would recurse for ever.
 	active []*yaml.Node
@@ -80,19 +160,93 @@ func (k mapKey) same(o mapKey) bool {
 	return k.val == o.val
 }
 
-// count accounts for one more value.
-func (c *converter) count() error {
-	c.nodes++
-	if c.nodes > maxYAMLNodes {
-		return errors.New(yamlErrorPrefix + "Excessive alias count indicates a resource exhaustion attack")
+// anchorUse is upstream's record of an anchor: the uses of its node (one
+// for the anchor, one per alias) and its alias count, 0 until first
+// aliased.
+type anchorUse struct {
+	count, aliasCount int
+}
+
+// anchor starts the record of an anchored node where it stands.
+func (c *converter) anchor(n *yaml.Node) *anchorUse {
+	if c.anchors == nil {
+		c.anchors = make(map[*yaml.Node]*anchorUse)
 	}
-	return nil
+	use := &anchorUse{count: 1}
+	c.anchors[n] = use
+	return use
+}
+
+// count accounts for one more value, counting copies.
+func (c *converter) count() {
+	if c.expanding == 0 {
+		return
+	}
+	if c.copies++; c.copies > maxAliasValues && c.stop == nil {
+		c.stop = &YAMLSizeError{Aliases: true, Size: c.copies, Limit: maxAliasValues}
+	}
+}
+
+// useAlias records a use of n's anchor, as upstream does, and stops the
+// conversion when the budget is exceeded.
+func (c *converter) useAlias(n *yaml.Node) {
+	use := c.anchors[n.Alias]
+	if use == nil {
+		// An anchor is converted before its aliases: not reached.
+		use = c.anchor(n.Alias)
+	}
+	use.count++
+	if use.aliasCount == 0 {
+		use.aliasCount = c.aliasCount(n.Alias)
+	}
+	if use.count*use.aliasCount > maxAliasCount && c.stop == nil {
+		c.stop = errAliasBudget
+	}
+}
+
+// aliasCount is upstream's alias count of a node: 1 for a scalar, the
+// largest among the members of a collection (0 for an empty one), the uses
+// times the alias count of the anchor of an alias.
+func (c *converter) aliasCount(n *yaml.Node) int {
+	switch n.Kind {
+	case yaml.AliasNode:
+		if use := c.anchors[n.Alias]; use != nil {
+			return use.count * use.aliasCount
+		}
+		return 0
+	case yaml.SequenceNode, yaml.MappingNode:
+		most := 0
+		for _, e := range n.Content {
+			most = max(most, c.aliasCount(e))
+		}
+		return most
+	}
+	return 1
+}
+
+// stub stands for an alias once the conversion has stopped: the scalar
+// itself (keys are compared by value), an empty collection otherwise.
+func stub(n *yaml.Node) any {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return NewObject()
+	case yaml.SequenceNode:
+		return []any{}
+	}
+	return scalarValue(n)
+}
+
+// enter accounts for converting n: one more value, and, where n stands,
+// its anchor.
+func (c *converter) enter(n *yaml.Node) {
+	c.count()
+	if n.Anchor != "" && c.expanding == 0 {
+		c.anchor(n)
+	}
 }
 
 func (c *converter) value(n *yaml.Node) (any, error) {
-	if err := c.count(); err != nil {
-		return nil, err
-	}
+	c.enter(n)
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
@@ -106,6 +260,14 @@ func (c *converter) value(n *yaml.Node) (any, error) {
 		if slices.Contains(c.active, n.Alias) {
 			return nil, fmt.Errorf("%sline %d: alias *%s refers to a node that contains it", yamlErrorPrefix, n.Line, n.Value)
 		}
+		if c.expanding == 0 {
+			c.useAlias(n)
+		}
+		if c.stop != nil {
+			return stub(n.Alias), nil
+		}
+		c.expanding++
+		defer func() { c.expanding-- }()
 		return c.value(n.Alias)
 	case yaml.ScalarNode:
 		return scalarValue(n), nil
@@ -192,9 +354,7 @@ func (k mapKey) text() string {
 // through an interface value.
 func (c *converter) key(n *yaml.Node) (mapKey, error) {
 	if n.Kind == yaml.ScalarNode {
-		if err := c.count(); err != nil {
-			return mapKey{}, err
-		}
+		c.enter(n)
 		if stringStyle(n) {
 			return mapKey{str: n.Value, isStr: true}, nil
 		}

@@ -1,10 +1,12 @@
 package resolve
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -82,4 +84,144 @@ func scalarMismatch(s string) string {
 		return ""
 	}
 	return fmt.Sprintf("coreScalar(%q) = %#v, want %#v", s, got, want)
+}
+
+// aliasDoc is a document with an anchor of the given text used uses
+// times in a list.
+func aliasDoc(anchor string, uses int) string {
+	return "a: &x " + anchor + "\nl: [" + strings.Repeat("*x, ", uses-1) + "*x]\n"
+}
+
+// TestYAMLAliasBudgetMatchesUpstream checks documents on either side of
+// upstream's alias budget; each verdict was taken from upstream's yaml
+// package (2.9.0, the oracle's) on the same text.
+func TestYAMLAliasBudgetMatchesUpstream(t *testing.T) {
+	t.Parallel()
+	const (
+		budget = "ReferenceError: Excessive alias count indicates a resource exhaustion attack"
+		dup    = "Map keys must be unique"
+	)
+	lol := func(uses int) string {
+		return "a: &a [x]\nb: &b [" + strings.Repeat("*a, ", uses-1) + "*a]\nc: &c [" + strings.Repeat("*b, ", 9) + "*b]\n"
+	}
+	// b's alias count is fixed when b is first aliased (2: a used twice),
+	// not when a has been used 40 more times.
+	lazy := func(uses int) string {
+		return "a: &a [x]\nb: &b [*a]\nc: *b\nd: [" + strings.Repeat("*a, ", 39) + "*a]\ne: [" + strings.Repeat("*b, ", uses-1) + "*b]\n"
+	}
+	aliasKeys := func(n int) string {
+		var b strings.Builder
+		b.WriteString("a: &k x\n")
+		for i := range n {
+			fmt.Fprintf(&b, "m%d: {*k : %d}\n", i, i)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, src, wantErr string
+	}{
+		{"a scalar used 99 times", aliasDoc("v", 99), ""},
+		{"a scalar used 100 times", aliasDoc("v", 100), budget},
+		{"a list used 99 times", aliasDoc("[1, 2]", 99), ""},
+		{"a list used 100 times", aliasDoc("[1, 2]", 100), budget},
+		{"an empty list used 200 times", aliasDoc("[]", 200), ""},
+		{"three levels of ten", lol(10), budget},
+		{"three levels of nine and ten", lol(9), budget},
+		{"an alias count taken when first aliased: 50 uses", lazy(48), ""},
+		{"an alias count taken when first aliased: 51 uses", lazy(49), budget},
+		{"an anchor used as a key 99 times", aliasKeys(99), ""},
+		{"an anchor used as a key 100 times", aliasKeys(100), budget},
+		{"a duplicate key after the budget is exceeded", aliasDoc("v", 100) + "b: 1\nb: 2\n", dup},
+		{"a duplicate key before", "b: 1\nb: 2\n" + aliasDoc("v", 100), dup},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := parseYAML([]byte(tc.src))
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("parseYAML: %v", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("error %v, want %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+// TestYAMLLargeDocuments checks that large documents without aliases load,
+// as upstream loads them, and that the port's own limits refuse what is
+// over them with a YAMLSizeError naming the file.
+func TestYAMLLargeDocuments(t *testing.T) {
+	t.Parallel()
+	t.Run("40,000 environment variables", func(t *testing.T) {
+		t.Parallel()
+		var b strings.Builder
+		b.WriteString("controls:\n  environment:\n")
+		for i := range 40000 {
+			fmt.Fprintf(&b, "    VAR_%d: value-%d\n", i, i)
+		}
+		p, issue := ParseProfile([]byte(b.String()), "big", "/src/big.yml")
+		if issue != nil {
+			t.Fatalf("ParseProfile: %v", issue)
+		}
+		if got := len(p.Controls.Environment); got != 40000 {
+			t.Errorf("%d environment variables, want 40000", got)
+		}
+	})
+	t.Run("100,001 profile sources", func(t *testing.T) {
+		t.Parallel()
+		var b strings.Builder
+		b.WriteString("profile_sources:\n")
+		for i := range 100001 {
+			fmt.Fprintf(&b, "  - path: ./profiles/source%d\n", i)
+		}
+		f, issues := (*Cache)(nil).settingsFile([]byte(b.String()), "/w/home/.outfitter/settings.yml", ScopeUser)
+		if len(issues) > 0 {
+			t.Fatalf("issues: %v", issues[0])
+		}
+		if got := len(f.file.Sources); got != 100001 {
+			t.Errorf("%d sources, want 100001", got)
+		}
+	})
+	tooLong := make([]byte, maxYAMLBytes+1)
+	for i := range tooLong {
+		tooLong[i] = '#'
+	}
+	var copies strings.Builder
+	copies.WriteString("a: &x [")
+	copies.WriteString(strings.Repeat("1, ", 11999))
+	copies.WriteString("1]\nl: [" + strings.Repeat("*x, ", 89) + "*x]\n")
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		want YAMLSizeError
+		msg  string
+	}{
+		{
+			name: "a file over the byte limit",
+			src:  tooLong,
+			want: YAMLSizeError{File: "/src/big.yml", Size: maxYAMLBytes + 1, Limit: maxYAMLBytes},
+			msg:  "/src/big.yml#/profile.yml YAML document too large: 16777217 bytes, over the limit of 16777216",
+		},
+		{
+			name: "aliases within upstream's budget that copy over a million values",
+			src:  []byte(copies.String()),
+			want: YAMLSizeError{File: "/src/big.yml", Aliases: true, Size: maxAliasValues + 1, Limit: maxAliasValues},
+			msg:  "/src/big.yml#/profile.yml YAML document too large: its aliases copy more than the limit of 1048576 values",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, issue := ParseProfile(tc.src, "big", "/src/big.yml")
+			var got *YAMLSizeError
+			if !errors.As(issue, &got) {
+				t.Fatalf("issue %v, want a YAMLSizeError", issue)
+			}
+			if *got != tc.want {
+				t.Errorf("error %+v, want %+v", *got, tc.want)
+			}
+			if issue.Error() != tc.msg {
+				t.Errorf("issue %q, want %q", issue.Error(), tc.msg)
+			}
+		})
+	}
 }
