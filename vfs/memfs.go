@@ -139,6 +139,12 @@ const (
 	walkFollow = 1 << iota // follow a final symbolic link
 	walkChain              // record the canonical chain (for mutations)
 	walkCreate             // open with O_CREAT: a final name under a slash is EISDIR before lookup
+	// walkParent resolves the parent of the final name and looks the final
+	// name up in it as it is, never following it and never requiring a
+	// directory, even under a trailing slash: the kernel's lookup for the
+	// calls that create or remove a name (mkdir, symlink, unlink, rmdir,
+	// rename), which apply the slash's rules themselves.
+	walkParent
 )
 
 // validName is [CheckName].
@@ -154,7 +160,7 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 	rest := name
 	hops := 0
 	trailingSlash := len(name) > 1 && name[len(name)-1] == '/'
-	follow := flags&walkFollow != 0 || trailingSlash
+	follow := flags&walkFollow != 0 || trailingSlash && flags&walkParent == 0
 	for {
 		// Skip slashes.
 		for len(rest) > 0 && rest[0] == '/' {
@@ -239,7 +245,7 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 			continue
 		}
 		if last {
-			if trailingSlash && !child.isDir() {
+			if trailingSlash && !child.isDir() && flags&walkParent == 0 {
 				return walkResult{}, syscall.ENOTDIR
 			}
 			res := walkResult{parent: cur, base: comp, n: child}
@@ -636,7 +642,7 @@ func (m *MemFS) mkdirLocked(name string, perm fs.FileMode) error {
 	if err := validName("mkdir", name); err != nil {
 		return err
 	}
-	res, err := m.walk(name, walkChain)
+	res, err := m.walk(name, walkChain|walkParent)
 	if err != nil {
 		return &fs.PathError{Op: "mkdir", Path: name, Err: err}
 	}
@@ -804,7 +810,7 @@ func (m *MemFS) Remove(name string) error {
 	if err := validName("remove", name); err != nil {
 		return err
 	}
-	res, err := m.walk(name, walkChain)
+	res, err := m.walk(name, walkChain|walkParent)
 	if err != nil {
 		return &fs.PathError{Op: "remove", Path: name, Err: err}
 	}
@@ -815,6 +821,10 @@ func (m *MemFS) Remove(name string) error {
 		return &fs.PathError{Op: "remove", Path: name, Err: syscall.EBUSY}
 	case endsWithDot(name):
 		return &fs.PathError{Op: "remove", Path: name, Err: syscall.EINVAL}
+	case !res.n.isDir() && strings.HasSuffix(name, "/"):
+		// Both unlink and rmdir refuse a non-directory (a link included:
+		// it is not followed) named with a trailing slash.
+		return &fs.PathError{Op: "remove", Path: name, Err: syscall.ENOTDIR}
 	case res.n.isDir() && res.n.numChildren() > 0:
 		return &fs.PathError{Op: "remove", Path: name, Err: syscall.ENOTEMPTY}
 	}
@@ -890,14 +900,14 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	if err := nameErr(oldname); err != nil {
 		return lerr(err)
 	}
-	src, err := m.walk(oldname, walkChain)
+	src, err := m.walk(oldname, walkChain|walkParent)
 	if err != nil {
 		return lerr(err)
 	}
 	if err := nameErr(newname); err != nil {
 		return lerr(err)
 	}
-	dst, err := m.walk(newname, walkChain)
+	dst, err := m.walk(newname, walkChain|walkParent)
 	if err != nil {
 		return lerr(err)
 	}
@@ -912,6 +922,11 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	}
 	if endsWithDot(newname) {
 		return lerr(syscall.EINVAL)
+	}
+	if !src.n.isDir() && (strings.HasSuffix(oldname, "/") || strings.HasSuffix(newname, "/")) {
+		// A trailing slash on either name wants a directory; the old
+		// entry is not followed, so a link is not one.
+		return lerr(syscall.ENOTDIR)
 	}
 	if dst.n == src.n {
 		return nil
@@ -941,9 +956,6 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	} else if dst.n != nil && dst.n.isDir() {
 		return lerr(syscall.EISDIR)
 	}
-	if !src.n.isDir() && (strings.HasSuffix(oldname, "/") || strings.HasSuffix(newname, "/")) {
-		return lerr(syscall.ENOTDIR)
-	}
 	now := m.clock()
 	sp := m.mutableDir(src.chain())
 	moved := sp.child(src.base)
@@ -964,7 +976,7 @@ func (m *MemFS) Symlink(oldname, newname string) error {
 	if err := CheckSymlink(oldname, newname); err != nil {
 		return err
 	}
-	res, err := m.walk(newname, walkChain)
+	res, err := m.walk(newname, walkChain|walkParent)
 	if err != nil {
 		return lerr(err)
 	}

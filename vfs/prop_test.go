@@ -27,8 +27,9 @@ import (
 
 func TestPropMemFSMatchesOS(t *testing.T) {
 	vfstest.KernelDifferential(t, vfstest.DiffConfig{
-		Name:      "MemFS",
-		LongNames: true,
+		Name:            "MemFS",
+		LongNames:       true,
+		TrailingSlashes: true,
 		New: func(_ *rapid.T, _ vfs.ReadWriteFS, umask fs.FileMode) vfs.ReadWriteFS {
 			return vfs.NewMemFS(vfs.MemOptions{Umask: umask, Clock: vfstest.NewClock(clockStart).Now})
 		},

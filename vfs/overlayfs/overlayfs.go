@@ -182,6 +182,11 @@ const (
 	// under a trailing slash (the name's or a followed link target's) is
 	// EISDIR before it is looked up, as in the kernel.
 	walkCreate
+	// walkParent is a resolution for a call that creates or removes the
+	// final name (mkdir, symlink, unlink, rmdir, rename): the final name is
+	// never followed, and a trailing slash does not require a directory,
+	// as in the kernel; the upper layer applies the slash's rule.
+	walkParent
 )
 
 func join(dir, name string) string {
@@ -384,7 +389,7 @@ func (f *FS) walkRecord(name string, flags int, stackBuf []frame, touched []entr
 	rest, src := name, name
 	hops := 0
 	trailingSlash := len(name) > 1 && name[len(name)-1] == '/'
-	follow := flags&walkFollow != 0 || trailingSlash
+	follow := flags&walkFollow != 0 || trailingSlash && flags&walkParent == 0
 	for {
 		for len(rest) > 0 && rest[0] == '/' {
 			rest = rest[1:]
@@ -472,7 +477,7 @@ func (f *FS) walkRecord(name string, flags int, stackBuf []frame, touched []entr
 		}
 		stack = append(stack, fr)
 		if last {
-			if trailingSlash && !c.isDir() {
+			if trailingSlash && !c.isDir() && flags&walkParent == 0 {
 				if touched != nil {
 					// The upper layer reproduces the error only if it
 					// holds the entry too.

@@ -428,6 +428,14 @@ func TestLowerReadsAreProportional(t *testing.T) {
 		{"WriteFile next to it", func() error { return fsys.WriteFile("/a/b/c/d/new", []byte("N"), 0o644) }, 3 * depth},
 		{"WriteFile through a link", func() error { return fsys.WriteFile("/a/b/link/file", []byte("W"), 0o644) }, 3 * depth},
 		{"Remove a lower file", func() error { return fsys.Remove("/a/b/c/side0007") }, 3 * depth},
+		{"Rename a link named with a trailing slash", func() error {
+			// ENOTDIR: the link is not followed, so nothing below its
+			// target is read.
+			if err := fsys.Rename("/a/b/link/", "/a/b/moved"); !errors.Is(err, vfs.ErrNotDir) {
+				return fmt.Errorf("Rename = %v, want ENOTDIR", err)
+			}
+			return nil
+		}, 3 * depth},
 		{"RemoveAll a lower dir", func() error { return fsys.RemoveAll("/bulk") }, 2 * depth},
 		{"ReadFile after the changes", func() error { _, err := fsys.ReadFile("/a/b/c/d/file"); return err }, 2 * depth},
 	}

@@ -317,7 +317,7 @@ func (f *FS) Mkdir(name string, perm fs.FileMode) error {
 
 func (f *FS) mkdir(name string, perm fs.FileMode) error {
 	var buf [stackRoom]frame
-	if _, err := f.prepare(name, 0, copyEntry, buf[:0]); err != nil {
+	if _, err := f.prepare(name, walkParent, copyEntry, buf[:0]); err != nil {
 		return pathErr("mkdir", name, err)
 	}
 	return f.upper.Mkdir(name, perm)
@@ -383,7 +383,7 @@ func (f *FS) Remove(name string) error {
 	f.lockWrite()
 	defer f.unlockWrite()
 	var buf [stackRoom]frame
-	res, err := f.prepare(name, 0, copyWitness, buf[:0])
+	res, err := f.prepare(name, walkParent, copyWitness, buf[:0])
 	if err != nil {
 		return pathErr("remove", name, err)
 	}
@@ -407,7 +407,7 @@ func (f *FS) RemoveAll(name string) error {
 	if target, ok := removeAllTarget(name); ok {
 		var touchedBuf [stackRoom]entry
 		var err error
-		if res, _, err = f.reach(target, 0, buf[:0], touchedBuf[:0]); err != nil {
+		if res, _, err = f.reach(target, walkParent, buf[:0], touchedBuf[:0]); err != nil {
 			return pathErr("unlinkat", name, err)
 		}
 	}
@@ -449,17 +449,17 @@ func (f *FS) Rename(oldname, newname string) error {
 		// Refused once the old name's parent is resolved, as in the
 		// kernel: the upper layer must resolve it as the merged view does.
 		var touchedBuf [stackRoom]entry
-		if _, _, err := f.reach(oldname, 0, buf[:0], touchedBuf[:0]); err != nil {
+		if _, _, err := f.reach(oldname, walkParent, buf[:0], touchedBuf[:0]); err != nil {
 			return linkErr("rename", oldname, newname, err)
 		}
 		return f.upper.Rename(oldname, newname)
 	}
-	src, err := f.prepare(oldname, 0, copyTree, buf[:0])
+	src, err := f.prepare(oldname, walkParent, copyTree, buf[:0])
 	if err != nil {
 		return linkErr("rename", oldname, newname, err)
 	}
 	var dstBuf [stackRoom]frame
-	dst, err := f.prepare(newname, 0, copyWitness, dstBuf[:0])
+	dst, err := f.prepare(newname, walkParent, copyWitness, dstBuf[:0])
 	if err != nil {
 		return linkErr("rename", oldname, newname, err)
 	}
@@ -482,7 +482,7 @@ func (f *FS) Symlink(oldname, newname string) error {
 		return f.upper.Symlink(oldname, newname) // refused before any lookup
 	}
 	var buf [stackRoom]frame
-	if _, err := f.prepare(newname, 0, copyEntry, buf[:0]); err != nil {
+	if _, err := f.prepare(newname, walkParent, copyEntry, buf[:0]); err != nil {
 		return linkErr("symlink", oldname, newname, err)
 	}
 	return f.upper.Symlink(oldname, newname)

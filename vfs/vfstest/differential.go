@@ -48,6 +48,10 @@ type DiffConfig struct {
 	// test that enforces Linux's limit on the length of a name as given.
 	LongNames bool
 
+	// TrailingSlashes makes the machine draw names that end in a slash
+	// (see [KernelDifferential]).
+	TrailingSlashes bool
+
 	// Check, when not nil, is an extra invariant, run after the common one
 	// at every step. initial is the snapshot of the case's initial tree
 	// (empty without Lower) and got the snapshot of sut, which agrees with
@@ -74,15 +78,16 @@ type DiffConfig struct {
 //
 // Names. Names are drawn from a small alphabet so that operations collide:
 // an existing entry, or a child of one, at most four components deep;
-// they never contain "." or "..", and never name "/" itself. With
-// LongNames, once the initial tree is built, one name in eight, and one relative link target
-// in eight, is padded with slashes to a length between [vfs.PathMax]-2
-// and [vfs.PathMax]+1 bytes (a name after a leading "/.", a target after a
-// leading "."), so that both sides meet Linux's limit on the length of a
-// name as given; the oracle's host path is padded to the same length. The name
-// "/a/b" is "<dir>/a/b" on disk; an absolute link target "/a" is written to
-// the oracle as "<dir>/a", so that both sides mean the same entry, and read
-// back without the prefix. Relative targets are written verbatim to both
+// they never contain "." or "..", and never name "/" itself. Two
+// variations are opt-in, and only once the initial tree is built: with
+// TrailingSlashes, one name in eight ends in a slash; with LongNames, one
+// name in eight, and one relative link target in eight, is padded with
+// slashes to a length between [vfs.PathMax]-2 and [vfs.PathMax]+1 bytes
+// (a target after a leading "."), so that both sides meet Linux's limit on
+// the length of a name as given (the oracle's host path is padded to the
+// same length). The name "/a/b" is "<dir>/a/b" on disk; an absolute link
+// target "/a" is written to the oracle as "<dir>/a", so that both sides
+// mean the same entry, and read back without the prefix. Relative targets are written verbatim to both
 // sides; they are generated as "../"×k + a clean path from the link's
 // physical parent, so no generated link climbs above "/" where it is
 // created. A link to ".." in "/", and a Rename that would move a relative
@@ -123,7 +128,8 @@ func KernelDifferential(t *testing.T, cfg DiffConfig) {
 			m.seed(rt)
 			m.initial = m.snapshot(rt)
 		}
-		m.sut, m.name, m.long = cfg.New(rt, lower, umask), name, cfg.LongNames
+		m.sut, m.name = cfg.New(rt, lower, umask), name
+		m.long, m.slashes = cfg.LongNames, cfg.TrailingSlashes
 		if m.sut == nil {
 			rt.Fatalf("vfstest: DiffConfig.New returned nil")
 		}
@@ -180,11 +186,12 @@ type diffMachine struct {
 	name    string // names sut in failure messages
 	host    HostDir
 	initial vfs.Tree // the snapshot of the initial tree, which never changes
-	// long enables names of about PATH_MAX bytes ([diffMachine.pad]) when
-	// the configuration asks for them; it is off while the initial tree is
-	// built, which tests the lower layer.
-	long  bool
-	check func(t *rapid.T, sut vfs.ReadWriteFS, initial, got vfs.Tree)
+	// long and slashes enable names of about PATH_MAX bytes and names
+	// ending in a slash ([diffMachine.pad]) when the configuration asks for
+	// them; they are off while the initial tree is built, which tests the
+	// lower layer.
+	long, slashes bool
+	check         func(t *rapid.T, sut vfs.ReadWriteFS, initial, got vfs.Tree)
 }
 
 // seed builds the same random small tree in the system under test and in
@@ -240,19 +247,38 @@ func (m *diffMachine) existing() []string {
 }
 
 // pad returns the name to give the system under test and the host path to
-// give the oracle. Usually these are name and its host path; with long
-// names on, one time in eight, name gets a "/." and extra slashes in front
+// give the oracle: name and its host path, with the variations the
+// configuration asks for. With trailing slashes, one name in eight ends in
+// a slash. With long names, one name in eight gets extra slashes (after a
+// leading "/." or, with trailing slashes too, at one of its separators)
 // that bring its length to about [vfs.PathMax], and the host path gets as
-// many fewer slashes as the directory's prefix is long, so that the kernel
-// judges a string of the same length as the system under test gets. The
-// slashes never lead the name: os.RemoveAll collapses leading slashes,
-// which the host path does not have.
+// many fewer as the directory's prefix is long, so that the kernel judges
+// a string of the same length as the system under test gets. The slashes
+// never lead the name: os.RemoveAll collapses leading slashes, which the
+// host path does not have.
 func (m *diffMachine) pad(t *rapid.T, label, name string) (sut, host string) {
+	if m.slashes && rapid.IntRange(0, 7).Draw(t, label+".slash") == 0 {
+		name += "/"
+	}
 	if !m.long || rapid.IntRange(0, 7).Draw(t, label+".long") != 0 {
 		return name, m.host.Path(name)
 	}
 	n := rapid.IntRange(vfs.PathMax-2, vfs.PathMax+1).Draw(t, label+".length")
-	return PadName("/.", name, n), string(m.host) + PadName("/.", name, n-len(m.host))
+	head, tail := "/.", name
+	if m.slashes {
+		// A separator inside the name gives os.MkdirAll and os.RemoveAll
+		// parents that end in slashes.
+		cuts := []int{0}
+		for i := 1; i < len(name)-1; i++ {
+			if name[i] == '/' {
+				cuts = append(cuts, i)
+			}
+		}
+		if i := rapid.SampledFrom(cuts).Draw(t, label+".cut"); i > 0 {
+			head, tail = name[:i], name[i:]
+		}
+	}
+	return PadName(head, tail, n), string(m.host) + PadName(head, tail, n-len(m.host))
 }
 
 // show shortens the run of slashes of a padded name or target for a

@@ -32,6 +32,7 @@ func nameChecks() []check {
 			_, err := fsys.Stat(long + "/x")
 			wantPathErr(t, "Stat below a 256-byte component", err, vfs.ErrNameTooLong, long+"/x")
 		}},
+		{name: "name.trailing_slash", why: "mkdir, symlink, unlink, rmdir and rename never follow a final name ending in a slash; the slash wants a directory", run: trailingSlash},
 		{name: "name.path_max", why: "a name of PATH_MAX (4096) bytes or more, as given, is ENAMETOOLONG before any lookup; 4095 bytes are fine", run: pathMax},
 		{name: "name.path_max_target", why: "a link target of 4096 bytes or more is ENAMETOOLONG; a target does not add to the length of the names that pass through it", run: pathMaxTarget},
 		{name: "name.path_max_all", why: "MkdirAll and RemoveAll are os's loops: they stop at the first name too long to pass", run: pathMaxAll},
@@ -173,4 +174,51 @@ func wantTooLong(t *testing.T, what string, err error, name, newname string) {
 	if !errors.As(err, &le) || le.Old != name || le.New != newname {
 		t.Errorf("%s: error %T does not name the caller's names (%d and %d bytes)", what, err, len(name), len(newname))
 	}
+}
+
+// trailingSlash checks the calls that create or remove a name, whose final
+// component the kernel looks up without following it even under a
+// trailing slash, and then applies the slash's rule: mkdir accepts it,
+// symlink wants a new name to be a directory (ENOENT), unlink and rmdir
+// refuse a non-directory (ENOTDIR), and rename refuses it on either name
+// when the old entry is not a directory (ENOTDIR).
+func trailingSlash(t *testing.T, fsys vfs.ReadWriteFS) {
+	build(t, fsys, Tree{
+		"d/f":     File("F"),
+		"d/empty": Dir(),
+		"d/sub/x": File("X"),
+		"d/le":    Link("empty"),
+		"d/dang":  Link("made"),
+	})
+	for _, name := range []string{"/d/f/", "/d/le/", "/d/dang/", "/d/empty/"} {
+		wantPathErr(t, "Mkdir "+name, fsys.Mkdir(name, 0o755), fs.ErrExist, name)
+	}
+	wantMissing(t, fsys, "/d/made")
+	Must(t, "Mkdir of a new name with a slash", fsys.Mkdir("/d/new/", 0o755))
+	wantType(t, fsys, "/d/new", fs.ModeDir)
+
+	for _, name := range []string{"/d/f/", "/d/le/", "/d/dang/"} {
+		wantLinkErr(t, "Symlink onto "+name, fsys.Symlink("x", name), "x", name, fs.ErrExist)
+	}
+	wantLinkErr(t, "Symlink to a new name with a slash", fsys.Symlink("x", "/d/nl/"), "x", "/d/nl/", fs.ErrNotExist)
+	wantMissing(t, fsys, "/d/nl")
+
+	for _, name := range []string{"/d/f/", "/d/le/", "/d/dang/"} {
+		wantPathErr(t, "Remove "+name, fsys.Remove(name), vfs.ErrNotDir, name)
+	}
+	wantPathErr(t, "Remove a missing name with a slash", fsys.Remove("/d/nope/"), fs.ErrNotExist, "/d/nope/")
+	WantText(t, fsys, "/d/f", "F")
+	wantTarget(t, fsys, "/d/le", "empty")
+	wantType(t, fsys, "/d/empty", fs.ModeDir)
+	Must(t, "Remove a directory with a slash", fsys.Remove("/d/new/"))
+	wantMissing(t, fsys, "/d/new")
+
+	for _, names := range [][2]string{{"/d/le/", "/d/moved"}, {"/d/f/", "/d/moved"}, {"/d/f", "/d/moved/"}, {"/d/le", "/d/moved/"}} {
+		wantLinkErr(t, "Rename "+names[0]+" "+names[1], fsys.Rename(names[0], names[1]), names[0], names[1], vfs.ErrNotDir)
+	}
+	wantMissing(t, fsys, "/d/moved")
+	Must(t, "Rename a directory with slashes", fsys.Rename("/d/sub/", "/d/sub2/"))
+	WantText(t, fsys, "/d/sub2/x", "X")
+	wantTarget(t, fsys, "/d/le", "empty")
+	wantType(t, fsys, "/d/empty", fs.ModeDir)
 }
