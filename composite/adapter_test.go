@@ -353,6 +353,26 @@ func TestUnknownAgent(t *testing.T) {
 	}
 }
 
+func TestStrict(t *testing.T) {
+	t.Parallel()
+	if err := composite.Strict(false, "pi", []string{"w"}); err != nil {
+		t.Errorf("non-strict: %v", err)
+	}
+	if err := composite.Strict(true, "pi", nil); err != nil {
+		t.Errorf("strict without warnings: %v", err)
+	}
+	warnings := []string{"claude adapter cannot translate requested control 'provider'.", "w2"}
+	err := composite.Strict(true, "claude", warnings)
+	se, ok := errors.AsType[*composite.StrictError](err)
+	if !ok || err.Error() != "Strict failed for claude: claude adapter cannot translate requested control 'provider'.; w2" {
+		t.Fatalf("strict error = %v", err)
+	}
+	warnings[1] = "changed"
+	if se.Warnings[1] != "w2" {
+		t.Errorf("the error shares the caller's warnings: %q", se.Warnings)
+	}
+}
+
 func TestStrictFailsBeforeWriting(t *testing.T) {
 	t.Parallel()
 	w := world{agent: "claude", strict: true, profiles: map[string]string{"eng": "id: eng\ncontrols:\n  provider: p\n"}}

@@ -1,7 +1,6 @@
 package composite
 
 import (
-	"fmt"
 	"io"
 	"io/fs"
 	"path"
@@ -21,8 +20,8 @@ type Options struct {
 	// Rand supplies the random bytes of the root's suffix; nil means
 	// crypto/rand.
 	Rand io.Reader
-	// Now is the clock of the stale-root sweep; nil means time.Now.
-	Now func() time.Time
+	// Clock is the clock of the stale-root sweep; nil means time.Now.
+	Clock func() time.Time
 	// MaxAge is the sweep's threshold; zero means [DefaultMaxAge].
 	MaxAge time.Duration
 	// NoSweep skips the stale-root sweep.
@@ -49,17 +48,30 @@ type Request struct {
 	Cwd string
 }
 
-// StrictError is the failure of a --strict run that has warnings.
+// StrictError is the failure of a --strict run that has warnings, before
+// the launch (composite's warnings) or after the agent exits (the
+// state-write warnings of package writeback).
 type StrictError struct {
 	// Agent is the adapter id.
 	Agent string
-	// Warnings are the warnings, in order.
+	// Warnings are the warnings that made the run fail, in order.
 	Warnings []string
 }
 
-// Error returns upstream's message.
+// Error returns "Strict failed for <agent>: " and the warnings joined
+// with "; ", as upstream prints it.
 func (e *StrictError) Error() string {
-	return fmt.Sprintf("Strict failed for %s: %s", e.Agent, strings.Join(e.Warnings, "; "))
+	return "Strict failed for " + e.Agent + ": " + strings.Join(e.Warnings, "; ")
+}
+
+// Strict returns a [*StrictError] when strict is set and there are
+// warnings, and nil otherwise. Upstream applies it twice: to the warnings
+// before the launch and to the state-write warnings after the agent exits.
+func Strict(strict bool, agent string, warnings []string) error {
+	if !strict || len(warnings) == 0 {
+		return nil
+	}
+	return &StrictError{Agent: agent, Warnings: slices.Clone(warnings)}
 }
 
 // Run is a planned run: its composite root exists (holding only catalog
@@ -111,8 +123,8 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 	r := &Run{FS: fsys, Strict: req.Strict, assets: assets}
 	if !opts.NoSweep {
 		now := time.Now
-		if opts.Now != nil {
-			now = opts.Now
+		if opts.Clock != nil {
+			now = opts.Clock
 		}
 		r.Swept = Sweep(fsys, tempDir, now(), opts.MaxAge)
 	}
@@ -177,10 +189,7 @@ func (r *Run) plan(root string, req Request, assets fs.FS) error {
 	}
 	r.Composite, r.Plan = c, plan
 	r.Warnings = append(append(append([]string(nil), skills.warnings...), warnings...), launchWarnings...)
-	if req.Strict && len(r.Warnings) > 0 {
-		return &StrictError{Agent: r.Adapter.ID(), Warnings: r.Warnings}
-	}
-	return nil
+	return Strict(req.Strict, r.Adapter.ID(), r.Warnings)
 }
 
 // Materialize writes the composite (files, then state paths) and returns

@@ -125,7 +125,7 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 		return err
 	}
 	r.ProfileID, r.AgentID = res.ProfileID, res.AgentID
-	copts := composite.Options{TempDir: opts.TempDir, Rand: opts.Rand, Now: opts.Clock, Assets: opts.Assets}
+	copts := composite.Options{TempDir: opts.TempDir, Rand: opts.Rand, Clock: opts.Clock, Assets: opts.Assets}
 	req := composite.Request{Result: res, Agent: spec.Agent, PassThrough: spec.Args, Strict: spec.Strict, Env: opts.Env, Cwd: opts.Cwd}
 	run, err := composite.Plan(fsys, req, copts)
 	if err != nil {

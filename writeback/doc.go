@@ -42,8 +42,8 @@
 // [Handle] turns issues into the exact user-facing warnings, asks a
 // [Prompter] about prompt paths in interactive sessions, fails with a
 // [*StateWriteError] at the first error issue and, in strict mode, with a
-// [*StrictError]. [ExitCode] maps the agent's exit and the run's error to
-// the process exit code.
+// [*composite.StrictError]. [ExitCode] maps the agent's exit and the run's
+// error to the process exit code.
 //
 // # Live refresh
 //

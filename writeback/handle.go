@@ -63,7 +63,7 @@ type Profile struct {
 type Options struct {
 	// Agent is the adapter id that names the agent in messages.
 	Agent string
-	// Strict turns the warnings into a [*StrictError].
+	// Strict turns the warnings into a [*composite.StrictError].
 	Strict bool
 	// Interactive reports an interactive session. Prompter is asked only
 	// when it is set; otherwise prompt paths are reported and skipped.
@@ -119,7 +119,8 @@ type Report struct {
 // stops the processing with a [*StateWriteError]; warnings gathered before
 // it are then not to be printed, while prompt choices already applied stay
 // applied. When opts.Strict is set and there are warnings, the error is a
-// [*StrictError] and the warnings are not to be printed separately.
+// [*composite.StrictError] and the warnings are not to be printed
+// separately.
 //
 // paths are the composite's declared state paths below root; fsys is
 // written only by [Persist] and [Record], for prompt answers.
@@ -137,7 +138,7 @@ func Handle(fsys PersistFS, root string, paths []composite.StatePath, issues []I
 			r.Warnings = append(r.Warnings, is.Message(opts.Agent))
 		}
 	}
-	return r, Strict(opts.Strict, opts.Agent, r.Warnings)
+	return r, composite.Strict(opts.Strict, opts.Agent, r.Warnings)
 }
 
 func (r *Report) warn(format string, args ...any) {

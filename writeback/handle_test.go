@@ -68,7 +68,7 @@ func TestWorkedExample(t *testing.T) {
 	if _, err := vfs.Lstat(fsys, piAgent+"/mcp.json"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("~/.pi/agent/mcp.json: Lstat error %v, want it not created", err)
 	}
-	if err := writeback.Strict(true, "pi", r.Warnings); errString(err) != "Strict failed for pi: "+strings.Join(want, "; ") {
+	if err := composite.Strict(true, "pi", r.Warnings); errString(err) != "Strict failed for pi: "+strings.Join(want, "; ") {
 		t.Errorf("strict error = %v", err)
 	}
 }
@@ -360,24 +360,16 @@ func TestHandleErrorStops(t *testing.T) {
 	}
 }
 
-func TestStrict(t *testing.T) {
+func TestHandleStrict(t *testing.T) {
 	t.Parallel()
-	if err := writeback.Strict(false, "pi", []string{"w"}); err != nil {
-		t.Errorf("non-strict: %v", err)
-	}
-	if err := writeback.Strict(true, "pi", nil); err != nil {
-		t.Errorf("strict without warnings: %v", err)
-	}
-	err := writeback.Strict(true, "claude", []string{"claude adapter cannot translate requested control 'provider'."})
-	var se *writeback.StrictError
-	if !errors.As(err, &se) || err.Error() != "Strict failed for claude: claude adapter cannot translate requested control 'provider'." {
-		t.Errorf("strict error = %v", err)
-	}
 	fsys, paths, _ := promptRun(t)
-	_, err = writeback.Handle(fsys, root, paths, []writeback.Issue{{Path: "a", Strategy: composite.StrategyWarn, Unknown: true}, {Path: "cache/", Strategy: composite.StrategySymlink}}, writeback.Options{Agent: "mock-agent", Strict: true})
+	_, err := writeback.Handle(fsys, root, paths, []writeback.Issue{{Path: "a", Strategy: composite.StrategyWarn, Unknown: true}, {Path: "cache/", Strategy: composite.StrategySymlink}}, writeback.Options{Agent: "mock-agent", Strict: true})
 	want := "Strict failed for mock-agent: mock-agent wrote undeclared composite profile state 'a' and it was not persisted.; mock-agent replaced symlinked state path 'cache/' and the change was not persisted."
 	if errString(err) != want {
 		t.Errorf("Handle strict error = %q, want %q", errString(err), want)
+	}
+	if se, ok := errors.AsType[*composite.StrictError](err); !ok || se.Agent != "mock-agent" || len(se.Warnings) != 2 {
+		t.Errorf("Handle strict error %#v, want a *composite.StrictError of mock-agent with 2 warnings", err)
 	}
 }
 

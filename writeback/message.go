@@ -2,8 +2,6 @@ package writeback
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/outfitter-go/vfsim/composite"
 )
@@ -31,30 +29,6 @@ type StateWriteError struct {
 
 // Error returns the issue's message, as upstream prints it.
 func (e *StateWriteError) Error() string { return e.Issue.Message(e.Agent) }
-
-// StrictError is the failure of a strict run that produced warnings.
-type StrictError struct {
-	// Agent is the adapter id.
-	Agent string
-	// Warnings are the warnings that made the run fail, in order.
-	Warnings []string
-}
-
-// Error returns "Strict failed for <agent>: " and the warnings joined
-// with "; ", as upstream prints it.
-func (e *StrictError) Error() string {
-	return "Strict failed for " + e.Agent + ": " + strings.Join(e.Warnings, "; ")
-}
-
-// Strict returns a [*StrictError] when strict is set and there are
-// warnings, and nil otherwise. Upstream applies it twice: to the warnings
-// before the launch and to the state-write warnings after the agent exits.
-func Strict(strict bool, agent string, warnings []string) error {
-	if !strict || len(warnings) == 0 {
-		return nil
-	}
-	return &StrictError{Agent: agent, Warnings: slices.Clone(warnings)}
-}
 
 // Exit describes how the agent process ended.
 type Exit struct {
