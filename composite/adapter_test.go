@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/resolve"
 )
 
 func TestPiLaunchPlanExample(t *testing.T) {
@@ -347,9 +348,13 @@ func TestPiMCPMerge(t *testing.T) {
 
 func TestUnknownAgent(t *testing.T) {
 	t.Parallel()
-	_, err := composite.Lookup("other")
-	if err == nil || err.Error() != "Unknown agent 'other'. Expected one of: pi, claude." {
-		t.Fatalf("error %v", err)
+	_, err := composite.DefaultRegistry().Lookup("other")
+	ae, ok := errors.AsType[*resolve.AgentError](err)
+	if !ok || err.Error() != "Unknown agent 'other'. Expected one of: pi, claude." {
+		t.Fatalf("error %v, want upstream's *resolve.AgentError", err)
+	}
+	if ae.Agent != "other" {
+		t.Errorf("AgentError.Agent = %q, want other", ae.Agent)
 	}
 }
 

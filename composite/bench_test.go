@@ -19,7 +19,7 @@ const benchFixture = "heavily_overridden_engineering"
 func benchPlanMaterialize(b *testing.B, fsys composite.FS) {
 	b.Helper()
 	must(b, fsys.MkdirAll("/tmp", 0o755))
-	res, err := resolve.Load(fsys.(resolve.FS), resolve.Options{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, ProfileID: "engineering", AgentID: "pi"})
+	res, err := resolve.Load(fsys.(resolve.FS), resolve.Options{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, ProfileID: "engineering", AgentID: "pi", Agents: composite.DefaultRegistry().Agents()})
 	must(b, err)
 	rng := rand.NewChaCha8([32]byte{3})
 	b.ResetTimer()

@@ -9,8 +9,16 @@ import (
 // Claude is the adapter of Claude Code.
 type Claude struct{}
 
+// claudeID is Claude Code's agent id.
+const claudeID = "claude"
+
 // ID returns "claude".
-func (Claude) ID() string { return "claude" }
+func (Claude) ID() string { return claudeID }
+
+// InstallHint returns upstream's hint for installing Claude Code.
+func (Claude) InstallHint() string {
+	return "Install Claude Code from https://claude.com/claude-code, then rerun with `--agent claude`."
+}
 
 // Declarations returns Claude's declared state paths (§2.4). The slice
 // is the caller's; the Allowed lists are shared and must not be modified.
@@ -30,43 +38,39 @@ var claudeDeclarations = []Declaration{
 
 // Compose plans Claude's composite (§1.10).
 func (a Claude) Compose(in *Input) (*Composite, []string, error) {
-	merged := mergeAgentControls(in.controls(), a.ID(), in.cwd())
-	owned := stateFolders(in, a.ID())
-	resolveSource := func(key string, _ bool) (string, error) {
-		if key == "projects/" && merged.SessionDirectory != nil && *merged.SessionDirectory != "" {
-			return *merged.SessionDirectory, nil
-		}
-		if src, err := owned.source(key); err != nil || src != "" {
-			return src, err
-		}
-		return path.Join(in.Home, ".claude", strings.TrimSuffix(key, "/")), nil
-	}
-	paths, err := declaredStatePaths(a.ID(), claudeDeclarations, in.statePersistence(), owned, resolveSource)
+	merged := in.Controls()
+	paths, err := in.StatePaths(claudeDeclarations, StateSources{
+		Override: func(key string) string {
+			if key == "projects/" && merged.SessionDirectory != nil {
+				return *merged.SessionDirectory
+			}
+			return ""
+		},
+		Native: func(key string) string { return path.Join(in.Home, ".claude", strings.TrimSuffix(key, "/")) },
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &Composite{Root: in.Root, StatePaths: paths, Files: []File{profileFile(in)}}
-	plugin, _, err := pluginFiles(in.Assets)
+	c := &Composite{Root: in.Root, StatePaths: paths, Files: []File{in.ProfileFile()}}
+	plugin, err := in.PluginFiles()
 	if err != nil {
 		return nil, nil, err
 	}
 	c.Files = append(c.Files, plugin...)
-	return c, unsupportedControls(a.ID(), in.controls(), claudeGenericSupported, claudeSupported), nil
+	return c, in.Unsupported(claudeSupported, claudeSupported), nil
 }
 
-// claudeSupported lists the control keys Claude translates.
+// claudeSupported lists the control keys Claude translates, generic and in
+// its block alike.
 var claudeSupported = []string{
 	"model", "thinking", "system_prompt", "systemPrompt",
 	"append_system_prompt", "appendSystemPrompt", "extensions", "args",
 	"environment", "session_directory", "sessionDirectory",
 }
 
-// claudeGenericSupported adds the agent blocks to the generic keys.
-var claudeGenericSupported = append(append([]string(nil), claudeSupported...), "pi", "claude")
-
 // Launch builds Claude's launch plan (§3.4).
 func (a Claude) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
-	m := mergeAgentControls(in.controls(), a.ID(), in.cwd())
+	m := in.Controls()
 	var args []string
 	flag := func(name string, v *string) {
 		if v != nil {
@@ -76,7 +80,7 @@ func (a Claude) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	flag("--model", m.Model)
 	flag("--effort", m.Thinking)
 	flag("--system-prompt", m.SystemPrompt)
-	prompts, warnings := appendPrompts(in, a.ID(), m)
+	prompts, warnings := in.AppendPrompts(m)
 	for _, p := range prompts {
 		args = append(args, "--append-system-prompt", p)
 	}
@@ -88,7 +92,7 @@ func (a Claude) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 		args = append(args, "--plugin-dir", path.Join(c.Root, pluginDir))
 	}
 	args = append(args, in.PassThrough...)
-	plan := LaunchPlan{Command: "claude", Args: args, Env: append([]EnvVar(nil), m.Environment...)}
+	plan := LaunchPlan{Command: claudeID, Args: args, Env: append([]EnvVar(nil), m.Environment...)}
 	plan.Setenv("CLAUDE_CONFIG_DIR", c.Root)
 	return plan, warnings, nil
 }

@@ -4,55 +4,58 @@ import (
 	"github.com/outfitter-go/vfsim/resolve"
 )
 
-// agentControls are the generic controls overlaid by one agent's block
-// (upstream's mergeAgentSpecificControls).
-type agentControls struct {
+// Controls are the profile's generic controls with the block of one agent
+// laid over them (upstream's mergeAgentSpecificControls): a scalar of the
+// block wins, the block's args and append_system_prompt replace the
+// generic ones, the environments merge with the block's values winning,
+// and extensions and skills are the block's followed by the generic ones,
+// each resource once.
+type Controls struct {
+	// Model, Provider, Thinking, SessionDirectory, PromptTemplate and
+	// SystemPrompt are nil when neither the block nor the generic
+	// controls set them.
 	Model, Provider, Thinking                      *string
 	SessionDirectory, PromptTemplate, SystemPrompt *string
-	Args                                           []string
-	Extensions                                     []string
-	Skills                                         []resolve.Skill
-	AppendSystemPrompt                             []resolve.PromptEntry
-	Environment                                    []EnvVar
-	DeepworkJobs                                   []string
-	AllowExternalDeepworkJobs                      *bool
+	// Args are the block's args, else the generic ones.
+	Args []string
+	// Extensions are the block's extensions, then the generic ones, each
+	// resource once.
+	Extensions []string
+	// Skills are the block's skills, then the generic ones, each skill
+	// once.
+	Skills []resolve.Skill
+	// AppendSystemPrompt is the block's list, else the generic one.
+	AppendSystemPrompt []resolve.PromptEntry
+	// Environment is the generic environment with the block's set over
+	// it, in insertion order.
+	Environment []EnvVar
+	// DeepworkJobs is the generic controls.deepwork.jobs.
+	DeepworkJobs []string
 }
 
-// mergeAgentControls overlays the agent block of c on its generic controls.
-func mergeAgentControls(c *resolve.Controls, agent, cwd string) agentControls {
-	var a *resolve.Controls
-	switch agent {
-	case "pi":
-		a = c.Pi
-	case "claude":
-		a = c.Claude
-	}
+// Controls returns the profile's controls for the input's agent.
+func (in *Input) Controls() Controls {
+	c := in.profileControls()
+	a := c.Agents[in.Agent]
 	if a == nil {
 		a = &resolve.Controls{}
 	}
-	m := agentControls{
-		Model:                     firstString(a.Model, c.Model),
-		Provider:                  firstString(a.Provider, c.Provider),
-		Thinking:                  firstString(a.Thinking, c.Thinking),
-		SessionDirectory:          firstString(a.SessionDirectory, c.SessionDirectory),
-		PromptTemplate:            firstString(a.PromptTemplate, c.PromptTemplate),
-		SystemPrompt:              firstString(a.SystemPrompt, c.SystemPrompt),
-		Args:                      c.Args,
-		AppendSystemPrompt:        c.AppendSystemPrompt,
-		DeepworkJobs:              c.DeepworkJobs,
-		AllowExternalDeepworkJobs: a.AllowExternalDeepworkJobs,
-	}
-	if a.AllowExternalDeepworkJobs == nil {
-		m.AllowExternalDeepworkJobs = c.AllowExternalDeepworkJobs
+	m := Controls{
+		Model:              firstString(a.Model, c.Model),
+		Provider:           firstString(a.Provider, c.Provider),
+		Thinking:           firstString(a.Thinking, c.Thinking),
+		SessionDirectory:   firstString(a.SessionDirectory, c.SessionDirectory),
+		PromptTemplate:     firstString(a.PromptTemplate, c.PromptTemplate),
+		SystemPrompt:       firstString(a.SystemPrompt, c.SystemPrompt),
+		Args:               c.Args,
+		AppendSystemPrompt: c.AppendSystemPrompt,
+		DeepworkJobs:       c.DeepworkJobs,
 	}
 	if a.Args != nil {
 		m.Args = a.Args
 	}
 	if a.AppendSystemPrompt != nil {
 		m.AppendSystemPrompt = a.AppendSystemPrompt
-	}
-	if a.DeepworkJobs != nil {
-		m.DeepworkJobs = a.DeepworkJobs
 	}
 	var env LaunchPlan
 	for _, e := range c.Environment {
@@ -65,7 +68,7 @@ func mergeAgentControls(c *resolve.Controls, agent, cwd string) agentControls {
 	seen := map[string]bool{}
 	for _, list := range [][]string{a.Extensions, c.Extensions} {
 		for _, e := range list {
-			id := extensionIdentity(e, cwd)
+			id := extensionIdentity(e, in.cwd())
 			if !seen[id] {
 				seen[id] = true
 				m.Extensions = append(m.Extensions, e)
@@ -75,7 +78,7 @@ func mergeAgentControls(c *resolve.Controls, agent, cwd string) agentControls {
 	seenSkill := map[string]bool{}
 	for _, list := range [][]resolve.Skill{a.Skills, c.Skills} {
 		for _, s := range list {
-			id := skillIdentity(s, cwd)
+			id := skillIdentity(s, in.cwd())
 			if !seenSkill[id] {
 				seenSkill[id] = true
 				m.Skills = append(m.Skills, s)

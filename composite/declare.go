@@ -50,21 +50,39 @@ const (
 	pr = StrategyPrompt
 )
 
-// unknownDeclaration is the pseudo-path shared by both adapters.
+// unknownDeclaration is the pseudo-path of both adapters.
 func unknownDeclaration() Declaration { return decl(UnknownPath, wa, di, wa, er, pr) }
 
-// sourceResolver returns the durable source of a declared key.
-type sourceResolver func(key string, directory bool) (string, error)
+// StateSources says where an agent's declared state paths have their
+// durable sources (see [Input.StatePaths]).
+type StateSources struct {
+	// Override, when not nil, returns a source that wins over the
+	// profile-owned one, or "" for none (pi's shared utilities/, Claude's
+	// projects/ following session_directory).
+	Override func(key string) string
+	// Native returns the source when nothing else gives one: the agent's
+	// own directory under the home.
+	Native func(key string) string
+}
 
-// declaredStatePaths validates the profile's state_persistence overrides
-// against decls and resolves each state path (createDeclaredStatePaths);
-// a source found in a profile folder records that folder.
-func declaredStatePaths(adapter string, decls []Declaration, overrides *resolve.Object, owned stateDirs, resolveSource sourceResolver) ([]StatePath, error) {
+// StatePaths checks the profile's state_persistence overrides against
+// decls, the agent's declarations, and resolves each declared path
+// (upstream's createDeclaredStatePaths): its strategy is the override or
+// the default and must be allowed (else a [*DeclarationError]); a symlink
+// or prompt path other than [UnknownPath] gets its durable source, the
+// first of sources.Override, the profile-owned source
+// (<folder>/cli_specific/<agent>/<key> of the highest-precedence profile
+// folder that has it; a [*SourceLinkError] when it leads out of a synced
+// repository) and sources.Native. A profile-owned source records its
+// folder.
+func (in *Input) StatePaths(decls []Declaration, sources StateSources) ([]StatePath, error) {
+	overrides := in.statePersistence()
 	for _, k := range overrides.Keys() {
 		if !slices.ContainsFunc(decls, func(d Declaration) bool { return d.Key == k }) {
-			return nil, &DeclarationError{Adapter: adapter, Key: k, Undeclared: true}
+			return nil, &DeclarationError{Adapter: in.Agent, Key: k, Undeclared: true}
 		}
 	}
+	owned := stateFolders(in, in.Agent)
 	out := make([]StatePath, 0, len(decls))
 	for _, d := range decls {
 		strategy := d.Default
@@ -74,14 +92,14 @@ func declaredStatePaths(adapter string, decls []Declaration, overrides *resolve.
 			}
 		}
 		if strategy == "" {
-			return nil, &DeclarationError{Adapter: adapter, Key: d.Key}
+			return nil, &DeclarationError{Adapter: in.Agent, Key: d.Key}
 		}
 		if !slices.Contains(d.Allowed, strategy) {
-			return nil, &DeclarationError{Adapter: adapter, Key: d.Key, Strategy: strategy}
+			return nil, &DeclarationError{Adapter: in.Agent, Key: d.Key, Strategy: strategy}
 		}
 		sp := StatePath{RelativePath: d.Key, Strategy: strategy, Directory: d.Directory()}
 		if (strategy == StrategySymlink || strategy == StrategyPrompt) && d.Key != UnknownPath {
-			src, err := resolveSource(d.Key, sp.Directory)
+			src, err := stateSource(d.Key, sources, owned)
 			if err != nil {
 				return nil, err
 			}
@@ -90,6 +108,20 @@ func declaredStatePaths(adapter string, decls []Declaration, overrides *resolve.
 		out = append(out, sp)
 	}
 	return out, nil
+}
+
+// stateSource returns the durable source of key: the override, the
+// profile-owned source or the native one.
+func stateSource(key string, sources StateSources, owned stateDirs) (string, error) {
+	if sources.Override != nil {
+		if src := sources.Override(key); src != "" {
+			return src, nil
+		}
+	}
+	if src, err := owned.source(key); err != nil || src != "" {
+		return src, err
+	}
+	return sources.Native(key), nil
 }
 
 // stateDir is a <folder>/cli_specific/<adapter> directory, which can hold

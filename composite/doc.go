@@ -4,27 +4,41 @@
 //
 // # Plan, write, launch
 //
-// [Plan] follows upstream's run order: sweep stale roots ([Sweep]), pick
-// the [Adapter] ([Lookup]), create the root ([CreateRoot], named
-// <temp>/outfitter-<profile>-<agent>-XXXXXX with an injected random
+// [Plan] follows upstream's run order: sweep stale roots ([Sweep]), look
+// the resolved agent up in the [Registry], create the root ([CreateRoot],
+// named <temp>/outfitter-<profile>-<agent>-XXXXXX with an injected random
 // source), copy catalog skills into it, let the adapter compose the
 // [Composite] (generated [File]s and declared [StatePath]s), render
 // template markers, and build the adapter's [LaunchPlan]. Nothing else is
 // written until [Run.Materialize], which calls [Write]: files first, then
-// state paths. [Run.Launch] returns the final plan; for an interactive pi
-// launch it writes the launch extension into the root, so call it after the
-// baseline snapshot, as upstream does. [Run.Cleanup] removes the root
-// without following links unless --debug was passed through.
+// state paths. [Run.Launch] returns the final plan, completed by a
+// [LaunchFinisher] adapter (pi writes its launch extension into the root
+// for an interactive launch), so call it after the baseline snapshot, as
+// upstream does. [Run.Cleanup] removes the root without following links
+// unless --debug was passed through.
 //
-// # Adapters
+// # Agents
 //
-// [Pi] and [Claude] implement [Adapter]: their [Declaration]s with default
-// and allowed [Strategy] values, the durable source of each state path
-// (the highest-precedence profile folder's cli_specific/<agent>/<path>,
-// else the native directory; pi's utilities/ and bin/ always share
-// <cache>/utilities; Claude's projects/ follows session_directory), the
-// generated files and the command line. A third agent is one more type
-// implementing [Adapter] and one line in the registry.
+// The [Registry] is the one place that knows which agents exist:
+// [DefaultRegistry] holds [Pi], the default agent, and [Claude]. It tells
+// the resolver which agents there are ([Registry.Agents]): what
+// default_agent and --agent may name, which keys of controls are agent
+// blocks and what those blocks accept. The agent is chosen once, by the
+// resolver; [Plan] looks the result's agent up.
+//
+// An [Adapter] gives its [Declaration]s with default and allowed
+// [Strategy] values, plans its composite and builds its command line from
+// what [Input] offers every agent: the [Controls] merged for it, the
+// declared state paths with their durable sources ([Input.StatePaths]:
+// the highest-precedence profile folder's cli_specific/<agent>/<path>,
+// else what the adapter says, such as the native directory), the
+// generated profile and plugin files, the unsupported-control warnings and
+// the layered prompts. What only some agents have are optional
+// interfaces: extra keys of their controls block ([BlockSchemaAdapter]),
+// a launch step that writes into the root ([LaunchFinisher]) and an
+// install hint ([InstallHinter]). A third agent is one more type
+// implementing [Adapter] and one line in the registry, or a [Registry] of
+// one's own ([NewRegistry]).
 //
 // # Durable side
 //

@@ -17,7 +17,7 @@ func Example() {
 	_ = fsys.WriteFile("/home/u/.outfitter/settings.yml", []byte("default_profile: review\nprofile_sources:\n  - path: ./profiles\n"), 0o644)
 	_ = fsys.WriteFile("/home/u/.outfitter/profiles/review/profile.yml", []byte("id: review\ncontrols:\n  model: m1\nstate_persistence:\n  debug/: discard\n"), 0o644)
 
-	res, err := resolve.Load(fsys, resolve.Options{Home: "/home/u", Project: "/work/app", AgentID: "claude"})
+	res, err := resolve.Load(fsys, resolve.Options{Home: "/home/u", Project: "/work/app", AgentID: "claude", Agents: composite.DefaultRegistry().Agents()})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -55,7 +55,7 @@ func (w world) plan(t testing.TB, fsys composite.FS) (*composite.Run, error) {
 	if f, ok := fsys.(interface{ Inner() vfs.FS }); ok {
 		mem = f.Inner().(composite.FS)
 	}
-	res, err := resolve.Load(mem.(resolve.FS), resolve.Options{Home: home, Project: project, ProfileID: w.selected, AgentID: w.agent})
+	res, err := resolve.Load(mem.(resolve.FS), resolve.Options{Home: home, Project: project, ProfileID: w.selected, AgentID: w.agent, Agents: composite.DefaultRegistry().Agents()})
 	if err != nil {
 		t.Fatalf("resolve: %v", err)
 	}

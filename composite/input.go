@@ -9,8 +9,16 @@ import (
 
 // Input is what an [Adapter] sees of one run: the resolved profile, the
 // directories of the run and the file system the durable side lives on.
-// Fields are added as the adapters need them.
+// Its methods are what every adapter builds on: the agent's [Controls],
+// the declared [Input.StatePaths], the generated [Input.ProfileFile] and
+// [Input.PluginFiles], the [Input.Unsupported] controls and the
+// [Input.AppendPrompts]. Fields are added as the adapters need them.
 type Input struct {
+	// Agent is the id of the adapter the input is for.
+	Agent string
+	// Agents are the ids of the registered agents: their controls blocks
+	// are agent blocks, not controls an adapter could translate.
+	Agents []string
 	// FS is the file system of the machine; adapters only read from it.
 	FS vfs.FS
 	// Root is the composite root directory.
@@ -50,8 +58,8 @@ type Input struct {
 	Env []EnvVar
 }
 
-// controls returns the profile's generic controls, never nil.
-func (in *Input) controls() *resolve.Controls {
+// profileControls returns the profile's generic controls, never nil.
+func (in *Input) profileControls() *resolve.Controls {
 	if in.Profile == nil {
 		return &resolve.Controls{}
 	}

@@ -7,14 +7,28 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // Pi is the adapter of the pi coding agent.
 type Pi struct{}
 
+// piID is pi's agent id.
+const piID = "pi"
+
 // ID returns "pi".
-func (Pi) ID() string { return "pi" }
+func (Pi) ID() string { return piID }
+
+// BlockSchema lets pi's block take allow_external_deepwork_jobs.
+func (Pi) BlockSchema() string {
+	return `{"properties": {"allow_external_deepwork_jobs": {"type": "boolean"}}}`
+}
+
+// InstallHint returns upstream's hint for installing pi.
+func (Pi) InstallHint() string {
+	return "Install Pi with `npm install -g @earendil-works/pi-coding-agent` (see https://pi.dev)."
+}
 
 // Declarations returns pi's declared state paths (§2.3). The slice is the
 // caller's; the Allowed lists are shared and must not be modified.
@@ -41,23 +55,21 @@ var piDeclarations = []Declaration{
 
 // Compose plans pi's composite (§1.9).
 func (p Pi) Compose(in *Input) (*Composite, []string, error) {
-	merged := mergeAgentControls(in.controls(), p.ID(), in.cwd())
-	owned := stateFolders(in, p.ID())
-	resolveSource := func(key string, _ bool) (string, error) {
-		if key == "utilities/" || key == "bin/" {
-			return path.Join(in.Cache, "utilities"), nil
-		}
-		if src, err := owned.source(key); err != nil || src != "" {
-			return src, err
-		}
-		return path.Join(in.Home, ".pi", "agent", strings.TrimSuffix(key, "/")), nil
-	}
-	paths, err := declaredStatePaths(p.ID(), piDeclarations, in.statePersistence(), owned, resolveSource)
+	merged := in.Controls()
+	paths, err := in.StatePaths(piDeclarations, StateSources{
+		Override: func(key string) string {
+			if key == "utilities/" || key == "bin/" {
+				return path.Join(in.Cache, "utilities")
+			}
+			return ""
+		},
+		Native: func(key string) string { return path.Join(in.Home, ".pi", "agent", strings.TrimSuffix(key, "/")) },
+	})
 	if err != nil {
 		return nil, nil, err
 	}
 	c := &Composite{Root: in.Root, StatePaths: paths}
-	c.Files = append(c.Files, profileFile(in))
+	c.Files = append(c.Files, in.ProfileFile())
 	mcp, err := mcpFile(in)
 	if err != nil {
 		return nil, nil, err
@@ -81,26 +93,20 @@ func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 	}
 	c.Files = append(c.Files, kb)
 	paths[kbIdx] = StatePath{RelativePath: "keybindings.json", Strategy: StrategyDiscard}
-	plugin, _, err := pluginFiles(in.Assets)
+	plugin, err := in.PluginFiles()
 	if err != nil {
 		return nil, nil, err
 	}
 	c.Files = append(c.Files, plugin...)
-	warnings := unsupportedControls(p.ID(), in.controls(), nil, piSupported)
-	return c, warnings, nil
+	return c, in.Unsupported(genericControls, piBlockControls), nil
 }
 
-// piSupported lists the control keys pi translates, in both spellings.
-var piSupported = []string{
-	"model", "provider", "thinking", "session_directory", "sessionDirectory",
-	"prompt_template", "promptTemplate", "system_prompt", "systemPrompt",
-	"append_system_prompt", "appendSystemPrompt", "extensions", "skills",
-	"args", "environment", "deepwork", "allow_external_deepwork_jobs",
-}
+// piBlockControls lists the keys of pi's block that pi translates.
+var piBlockControls = append(slices.Clone(genericControls), "allow_external_deepwork_jobs", "allowExternalDeepWorkJobs")
 
 // Launch builds pi's launch plan (§3.3).
 func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
-	m := mergeAgentControls(in.controls(), p.ID(), in.cwd())
+	m := in.Controls()
 	var args []string
 	flag := func(name string, v *string) {
 		if v != nil {
@@ -113,7 +119,7 @@ func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	flag("--session-dir", m.SessionDirectory)
 	flag("--prompt-template", m.PromptTemplate)
 	flag("--system-prompt", m.SystemPrompt)
-	prompts, warnings := appendPrompts(in, p.ID(), m)
+	prompts, warnings := in.AppendPrompts(m)
 	for _, pr := range prompts {
 		args = append(args, "--append-system-prompt", pr)
 	}
@@ -134,7 +140,7 @@ func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 			addSkill(s.Value)
 		}
 	}
-	for _, s := range discoveredSkills(in.FS, in.ProfileFolders, p.ID()) {
+	for _, s := range discoveredSkills(in.FS, in.ProfileFolders) {
 		addSkill(s)
 	}
 	for _, s := range skills {
@@ -142,12 +148,56 @@ func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	}
 	args = append(args, m.Args...)
 	args = append(args, in.PassThrough...)
-	plan := LaunchPlan{Command: "pi", Args: args, Env: slices.Clone(m.Environment)}
-	if jobs, ok := deepworkJobs(in, m, plan.Env); ok {
+	plan := LaunchPlan{Command: piID, Args: args, Env: slices.Clone(m.Environment)}
+	if jobs, ok := deepworkJobs(in, plan.Env); ok {
 		plan.Setenv(deepworkEnv, jobs)
 	}
 	plan.Setenv("PI_CODING_AGENT_DIR", c.Root)
 	return plan, warnings, nil
+}
+
+// Paths of pi's launch extension and its support files inside
+// [Options].Assets.
+const (
+	// AssetPiExtension is the pi launch extension.
+	AssetPiExtension = "pi/outfitter-extension.js"
+	// AssetPiOnboarding is the pi extension's onboarding support module.
+	AssetPiOnboarding = "pi/pi-extension/privateCatalogOnboarding.js"
+	// AssetPiPolicy is the pi extension's shared policy module.
+	AssetPiPolicy = "pi/shared/privateCatalogPolicy.cjs"
+)
+
+// extensionPath is where an interactive launch writes the extension.
+const extensionPath = "outfitter/outfitter-extension.js"
+
+// FinishLaunch writes, for an interactive launch when the assets hold the
+// extension, the launch extension and its support files into the root's
+// outfitter/ directory and puts --extension
+// <root>/outfitter/outfitter-extension.js first (§3.5).
+func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) error {
+	if NonInteractive(plan.Args) || !hasAsset(in.Assets, AssetPiExtension) {
+		return nil
+	}
+	for _, a := range [][2]string{
+		{AssetPiOnboarding, "outfitter/pi-extension/privateCatalogOnboarding.js"},
+		{AssetPiPolicy, "outfitter/shared/privateCatalogPolicy.cjs"},
+		{AssetPiExtension, extensionPath},
+	} {
+		data, err := readAsset(in.Assets, a[0])
+		if err != nil {
+			continue
+		}
+		out := path.Join(c.Root, a[1])
+		if err := fsys.MkdirAll(path.Dir(out), 0o755); err != nil {
+			return &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
+		}
+		if err := fsys.WriteFile(out, data, 0o644); err != nil {
+			return &WriteError{Step: "write file", Path: out, Err: err}
+		}
+	}
+	plan.Args = append([]string{"--extension", path.Join(c.Root, extensionPath)}, plan.Args...)
+	plan.Setenv("PI_CODING_AGENT_DIR", c.Root)
+	return nil
 }
 
 // piExtensionSource maps a git extension source to its cache checkout.
@@ -183,12 +233,12 @@ func NonInteractive(args []string) bool {
 func isBatchMode(m string) bool { return m == "json" || m == "print" || m == "rpc" }
 
 // discoveredSkills lists <folder>/skills/<dir> and
-// <folder>/cli_specific/<agent>/skills/<dir> holding a SKILL.md, sorted per
+// <folder>/cli_specific/pi/skills/<dir> holding a SKILL.md, sorted per
 // folder.
-func discoveredSkills(fsys vfs.FS, folders []string, agent string) []string {
+func discoveredSkills(fsys vfs.FS, folders []string) []string {
 	var out []string
 	for _, f := range folders {
-		for _, dir := range []string{path.Join(f, "skills"), path.Join(f, "cli_specific", agent, "skills")} {
+		for _, dir := range []string{path.Join(f, "skills"), path.Join(f, "cli_specific", piID, "skills")} {
 			list, err := vfs.ReadDir(fsys, dir)
 			if err != nil {
 				continue
@@ -211,14 +261,14 @@ const deepworkEnv = "DEEPWORK_ADDITIONAL_JOBS_FOLDERS"
 // with job.yml); ok is false when the variable is left as the profile set
 // it. Named jobs (deepwork.jobs) live in those same folders, so they add
 // nothing here.
-func deepworkJobs(in *Input, m agentControls, env []EnvVar) (string, bool) {
+func deepworkJobs(in *Input, env []EnvVar) (string, bool) {
 	var folders []string
 	add := func(s string) {
 		if s != "" && !slices.Contains(folders, s) {
 			folders = append(folders, s)
 		}
 	}
-	if m.AllowExternalDeepworkJobs != nil && *m.AllowExternalDeepworkJobs {
+	if allowExternalDeepworkJobs(in) {
 		for _, list := range [][]EnvVar{in.Env, env} {
 			for _, e := range list {
 				if e.Name == deepworkEnv {
@@ -230,7 +280,7 @@ func deepworkJobs(in *Input, m agentControls, env []EnvVar) (string, bool) {
 		}
 	}
 	for _, f := range in.ProfileFolders {
-		for _, dir := range []string{path.Join(f, "deepwork", "jobs"), path.Join(f, "cli_specific", "pi", "deepwork", "jobs")} {
+		for _, dir := range []string{path.Join(f, "deepwork", "jobs"), path.Join(f, "cli_specific", piID, "deepwork", "jobs")} {
 			list, err := vfs.ReadDir(in.FS, dir)
 			if err != nil {
 				continue
@@ -247,4 +297,23 @@ func deepworkJobs(in *Input, m agentControls, env []EnvVar) (string, bool) {
 		return "", false
 	}
 	return strings.Join(folders, ":"), true
+}
+
+// allowExternalDeepworkJobs reports whether the controls merged for pi set
+// allow_external_deepwork_jobs (or allowExternalDeepWorkJobs) to true, the
+// pi block's value winning over the generic one, as upstream reads them.
+func allowExternalDeepworkJobs(in *Input) bool {
+	generic := in.profileControls()
+	var block *resolve.Object
+	if b := generic.Agents[piID]; b != nil {
+		block = b.Object
+	}
+	merged := func(key string) any {
+		if v, ok := block.Get(key); ok {
+			return v
+		}
+		v, _ := generic.Object.Get(key)
+		return v
+	}
+	return merged("allow_external_deepwork_jobs") == true || merged("allowExternalDeepWorkJobs") == true
 }

@@ -21,44 +21,51 @@ var aliases = map[string]string{
 	"append_system_prompt": "appendSystemPrompt",
 }
 
-// unsupportedControls warns, sorted, about generic control keys outside
-// generic (nil: none checked) and about <agent>.<key> keys outside nested.
-func unsupportedControls(agent string, c *resolve.Controls, generic, nested []string) []string {
+// genericControls are the generic controls an agent may translate, in
+// both spellings: upstream's genericControlNames but for the agent blocks,
+// which [Input.Unsupported] takes from the registry.
+var genericControls = []string{
+	"model", "provider", "thinking", "environment", "args", "session_directory", "sessionDirectory",
+	"extensions", "skills", "prompt_template", "promptTemplate", "system_prompt", "systemPrompt",
+	"append_system_prompt", "appendSystemPrompt", "deepwork",
+}
+
+// Unsupported returns the warnings about the controls the input's agent
+// does not translate, sorted: "<agent> adapter cannot translate requested
+// control '<key>'." for each generic key not in generic (the blocks of the
+// registered agents are not controls, so they are never reported), then
+// '<agent>.<key>' for each key of the agent's own block not in block.
+func (in *Input) Unsupported(generic, block []string) []string {
+	c := in.profileControls()
 	var warnings []string
 	report := func(keys []string) {
 		slices.Sort(keys)
 		for _, k := range keys {
-			warnings = append(warnings, fmt.Sprintf("%s adapter cannot translate requested control '%s'.", agent, k))
+			warnings = append(warnings, fmt.Sprintf("%s adapter cannot translate requested control '%s'.", in.Agent, k))
 		}
 	}
-	if generic != nil {
-		var keys []string
-		for _, k := range c.Object.Keys() {
-			name := k
-			if camel, ok := aliases[k]; ok {
-				name = camel
-			}
-			if !slices.Contains(generic, k) && !slices.Contains(keys, name) {
-				keys = append(keys, name)
-			}
+	var keys []string
+	for _, k := range c.Object.Keys() {
+		name := k
+		if camel, ok := aliases[k]; ok {
+			name = camel
 		}
-		report(keys)
+		if !slices.Contains(generic, k) && !slices.Contains(in.Agents, k) && !slices.Contains(keys, name) {
+			keys = append(keys, name)
+		}
 	}
-	block := c.Pi
-	if agent == "claude" {
-		block = c.Claude
-	}
-	if block != nil && block.Object != nil {
+	report(keys)
+	if own := c.Agents[in.Agent]; own != nil && own.Object != nil {
 		var keys []string
 		seen := map[string]bool{}
-		for _, k := range block.Object.Keys() {
+		for _, k := range own.Object.Keys() {
 			group := k
 			if camel, ok := aliases[k]; ok {
 				group = camel
 			}
-			if !slices.Contains(nested, k) && !seen[group] {
+			if !slices.Contains(block, k) && !seen[group] {
 				seen[group] = true
-				keys = append(keys, agent+"."+k)
+				keys = append(keys, in.Agent+"."+k)
 			}
 		}
 		report(keys)
@@ -69,13 +76,15 @@ func unsupportedControls(agent string, c *resolve.Controls, generic, nested []st
 // looksLikePath is upstream's heuristic for a raw prompt that names a file.
 var looksLikePath = regexp.MustCompile(`(?i)^[^/\s]+(/[^/\s]+)*/[^/\s]+\.(md|markdown|txt|prompt)$`)
 
-// appendPrompts resolves the layered append_system_prompt entries (highest
-// layer first) and returns the prompt texts and the warnings.
-func appendPrompts(in *Input, agent string, m agentControls) ([]string, []string) {
+// AppendPrompts resolves the layered append_system_prompt entries for the
+// input's agent, highest layer first (an agent block replaces the generic
+// entries within its layer), falling back to those of c when no layer has
+// any, and returns the prompt texts and the warnings.
+func (in *Input) AppendPrompts(c Controls) ([]string, []string) {
 	var prompts, warnings []string
 	resolveEntry := func(e resolve.PromptEntry, layer *resolve.Layer, pointer string) {
 		warn := func(msg string) {
-			warnings = append(warnings, fmt.Sprintf("%s %s (%s)", agent, msg, pointer))
+			warnings = append(warnings, fmt.Sprintf("%s %s (%s)", in.Agent, msg, pointer))
 		}
 		switch e.Kind {
 		case resolve.PromptFile, resolve.PromptRepoFile:
@@ -124,11 +133,7 @@ func appendPrompts(in *Input, agent string, m agentControls) ([]string, []string
 		}
 		lc := layer.Profile.Controls
 		entries := lc.AppendSystemPrompt
-		block := lc.Pi
-		if agent == "claude" {
-			block = lc.Claude
-		}
-		if block != nil && block.AppendSystemPrompt != nil {
+		if block := lc.Agents[in.Agent]; block != nil && block.AppendSystemPrompt != nil {
 			entries = block.AppendSystemPrompt
 		}
 		for _, e := range entries {
@@ -137,7 +142,7 @@ func appendPrompts(in *Input, agent string, m agentControls) ([]string, []string
 		}
 	}
 	if !found {
-		for i, e := range m.AppendSystemPrompt {
+		for i, e := range c.AppendSystemPrompt {
 			resolveEntry(e, nil, fmt.Sprintf("<profile>#/controls/append_system_prompt/%d", i))
 		}
 	}

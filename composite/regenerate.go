@@ -21,7 +21,7 @@ func (r *Run) Regenerate(res *resolve.Result) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := renderTemplates(c, &in, r.Adapter.ID()); err != nil {
+	if err := renderTemplates(c, &in); err != nil {
 		return nil, err
 	}
 	return c.Files, nil

@@ -4,42 +4,70 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"strings"
+	"slices"
 	"sync"
+
+	"github.com/outfitter-go/vfsim/resolve"
 )
 
-// adapters returns the registered adapters in registry order. Adding an
-// agent adds one line here.
-func adapters() []Adapter {
-	return []Adapter{
+// DefaultRegistry returns Outfitter's agents: pi, the default agent, and
+// Claude Code. Adding an agent adds one line here.
+func DefaultRegistry() *Registry { return defaultRegistry() }
+
+var defaultRegistry = sync.OnceValue(func() *Registry {
+	r, err := NewRegistry(
 		Pi{},
 		Claude{},
+	)
+	if err != nil {
+		panic(err) // the adapters are fixed at build time
 	}
+	return r
+})
+
+// Registry is the set of agents a run can use: their adapters in order,
+// the first being the default agent. It is the one place that knows which
+// agents exist; [Registry.Agents] tells the resolver. A Registry is
+// immutable and safe for concurrent use.
+type Registry struct {
+	adapters []Adapter
+	agents   *resolve.Agents
 }
 
-// UnknownAgentError reports an agent id without an adapter.
-type UnknownAgentError struct {
-	// ID is the requested agent id.
-	ID string
-}
-
-// Error returns upstream's message.
-func (e *UnknownAgentError) Error() string {
-	ids := make([]string, 0, 2)
-	for _, a := range adapters() {
-		ids = append(ids, a.ID())
+// NewRegistry returns the registry of the adapters, in order. It fails
+// when the resolver refuses their ids or block schemas (see
+// [resolve.NewAgents]).
+func NewRegistry(adapters ...Adapter) (*Registry, error) {
+	specs := make([]resolve.Agent, len(adapters))
+	for i, a := range adapters {
+		specs[i] = resolve.Agent{ID: a.ID()}
+		if b, ok := a.(BlockSchemaAdapter); ok {
+			specs[i].Block = b.BlockSchema()
+		}
 	}
-	return fmt.Sprintf("Unknown agent '%s'. Expected one of: %s.", e.ID, strings.Join(ids, ", "))
+	agents, err := resolve.NewAgents(specs...)
+	if err != nil {
+		return nil, fmt.Errorf("agent registry: %w", err)
+	}
+	return &Registry{adapters: slices.Clone(adapters), agents: agents}, nil
 }
 
-// Lookup returns the adapter registered under id.
-func Lookup(id string) (Adapter, error) {
-	for _, a := range adapters() {
+// Agents returns the registered agents as the resolver knows them; give
+// it to [resolve.Options].Agents.
+func (r *Registry) Agents() *resolve.Agents { return r.agents }
+
+// IDs returns the agent ids in order; the first is the default agent.
+func (r *Registry) IDs() []string { return r.agents.IDs() }
+
+// Lookup returns the adapter registered under id, or a
+// [*resolve.AgentError] naming the registered ones.
+func (r *Registry) Lookup(id string) (Adapter, error) {
+	for _, a := range r.adapters {
 		if a.ID() == id {
 			return a, nil
 		}
 	}
-	return nil, &UnknownAgentError{ID: id}
+	return nil, &resolve.AgentError{Agent: id, Known: r.IDs()}
 }
 
 //go:embed assets

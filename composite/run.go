@@ -29,14 +29,17 @@ type Options struct {
 	// Assets holds Outfitter's own files; nil means [DefaultAssets]. An
 	// empty FS means "no bundled skill and no pi extension".
 	Assets fs.FS
+	// Registry holds the adapters; nil means [DefaultRegistry]. It must
+	// know the agent of the resolve result, which should have been
+	// resolved with its [Registry.Agents].
+	Registry *Registry
 }
 
 // Request is one run to plan.
 type Request struct {
-	// Result is the resolved profile; it is not modified.
+	// Result is the resolved profile; it is not modified. Its AgentID
+	// selects the adapter.
 	Result *resolve.Result
-	// Agent selects the adapter; empty means Result.AgentID, else "pi".
-	Agent string
 	// PassThrough are the arguments appended to the agent's command line.
 	PassThrough []string
 	// Strict turns pre-launch warnings into a [*StrictError].
@@ -98,8 +101,6 @@ type Run struct {
 	Swept []string
 	// Strict is the request's strict flag.
 	Strict bool
-
-	assets fs.FS
 }
 
 // Plan sweeps stale roots, selects the adapter, creates the composite root,
@@ -120,7 +121,7 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 	if assets == nil {
 		assets = DefaultAssets()
 	}
-	r := &Run{FS: fsys, Strict: req.Strict, assets: assets}
+	r := &Run{FS: fsys, Strict: req.Strict}
 	if !opts.NoSweep {
 		now := time.Now
 		if opts.Clock != nil {
@@ -128,19 +129,16 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 		}
 		r.Swept = Sweep(fsys, tempDir, now(), opts.MaxAge)
 	}
-	agent := req.Agent
-	if agent == "" {
-		agent = res.AgentID
+	registry := opts.Registry
+	if registry == nil {
+		registry = DefaultRegistry()
 	}
-	if agent == "" {
-		agent = "pi"
-	}
-	adapter, err := Lookup(agent)
+	adapter, err := registry.Lookup(res.AgentID)
 	if err != nil {
 		return nil, err
 	}
 	r.Adapter = adapter
-	root, err := CreateRoot(fsys, tempDir, res.ProfileID, agent, opts.Rand)
+	root, err := CreateRoot(fsys, tempDir, res.ProfileID, adapter.ID(), opts.Rand)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +146,7 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 	if r.KeepRoot {
 		r.Messages = append(r.Messages, "--debug: keeping composite profile directory "+root)
 	}
-	if err := r.plan(root, req, assets); err != nil {
+	if err := r.plan(root, req, assets, registry.IDs()); err != nil {
 		if !r.KeepRoot {
 			_ = Cleanup(fsys, root)
 		}
@@ -157,9 +155,9 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 	return r, nil
 }
 
-func (r *Run) plan(root string, req Request, assets fs.FS) error {
+func (r *Run) plan(root string, req Request, assets fs.FS, agents []string) error {
 	res := req.Result
-	skills, err := resolveSkills(r.FS, res, root)
+	skills, err := resolveSkills(r.FS, res, root, agents)
 	if err != nil {
 		return err
 	}
@@ -169,6 +167,7 @@ func (r *Run) plan(root string, req Request, assets fs.FS) error {
 		}
 	}
 	in := &Input{
+		Agent: r.Adapter.ID(), Agents: agents,
 		FS: r.FS, Root: root, Home: res.Home, Project: res.Project, Cache: res.CacheDirectory,
 		ProfileFolders: res.ProfileFolders, ProfilePaths: res.ProfilePaths,
 		PassThrough: req.PassThrough, Profile: skills.profile, Layers: res.Layers,
@@ -180,7 +179,7 @@ func (r *Run) plan(root string, req Request, assets fs.FS) error {
 	if err != nil {
 		return err
 	}
-	if err := renderTemplates(c, in, r.Adapter.ID()); err != nil {
+	if err := renderTemplates(c, in); err != nil {
 		return err
 	}
 	plan, launchWarnings, err := r.Adapter.Launch(in, c)
@@ -198,35 +197,17 @@ func (r *Run) Materialize() ([]string, error) {
 	return Write(r.FS, r.Composite, WriteOptions{Cwd: r.Input.cwd()})
 }
 
-// Launch returns the final launch plan. For an interactive pi launch it
-// writes the launch extension and its support files into the root's
-// outfitter/ directory and puts --extension <root>/outfitter/outfitter-extension.js
-// first (§3.5); call it after the baseline snapshot, as upstream does.
+// Launch returns the final launch plan: the planned one, completed by the
+// adapter when it is a [LaunchFinisher] (pi writes its launch extension
+// into the root for an interactive launch). Call it after the baseline
+// snapshot, as upstream does.
 func (r *Run) Launch() (LaunchPlan, error) {
 	plan := LaunchPlan{Command: r.Plan.Command, Args: slices.Clone(r.Plan.Args), Env: slices.Clone(r.Plan.Env)}
-	if r.Adapter.ID() != "pi" || NonInteractive(plan.Args) || !hasAsset(r.assets, AssetPiExtension) {
-		return plan, nil
-	}
-	root := r.Composite.Root
-	for _, a := range [][2]string{
-		{AssetPiOnboarding, "outfitter/pi-extension/privateCatalogOnboarding.js"},
-		{AssetPiPolicy, "outfitter/shared/privateCatalogPolicy.cjs"},
-		{AssetPiExtension, extensionPath},
-	} {
-		data, err := readAsset(r.assets, a[0])
-		if err != nil {
-			continue
-		}
-		out := path.Join(root, a[1])
-		if err := r.FS.MkdirAll(path.Dir(out), 0o755); err != nil {
-			return LaunchPlan{}, &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
-		}
-		if err := r.FS.WriteFile(out, data, 0o644); err != nil {
-			return LaunchPlan{}, &WriteError{Step: "write file", Path: out, Err: err}
+	if f, ok := r.Adapter.(LaunchFinisher); ok {
+		if err := f.FinishLaunch(r.FS, r.Input, r.Composite, &plan); err != nil {
+			return LaunchPlan{}, err
 		}
 	}
-	plan.Args = append([]string{"--extension", path.Join(root, extensionPath)}, plan.Args...)
-	plan.Setenv("PI_CODING_AGENT_DIR", root)
 	return plan, nil
 }
 

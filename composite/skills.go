@@ -85,10 +85,11 @@ type resolvedSkills struct {
 	warnings []string
 }
 
-// resolveSkills rewrites the skills controls of the profile: catalog ids
+// resolveSkills rewrites the skills controls of the profile, the generic
+// ones and those of the agents' blocks in the agents' order: catalog ids
 // become <root>/outfitter/skills/<id>, other valid ids pass through with a
 // warning (§1.8 step 5).
-func resolveSkills(fsys vfs.FS, res *resolve.Result, root string) (*resolvedSkills, error) {
+func resolveSkills(fsys vfs.FS, res *resolve.Result, root string, agents []string) (*resolvedSkills, error) {
 	out := &resolvedSkills{copies: map[string]string{}}
 	if res.Profile == nil {
 		out.profile = &resolve.Profile{Controls: resolve.Controls{Object: resolve.NewObject()}}
@@ -147,8 +148,9 @@ func resolveSkills(fsys vfs.FS, res *resolve.Result, root string) (*resolvedSkil
 	}
 	c := &p.Controls
 	rewrite(c, "controls.skills")
-	rewrite(c.Pi, "controls.pi.skills")
-	rewrite(c.Claude, "controls.claude.skills")
+	for _, agent := range agents {
+		rewrite(c.Agents[agent], "controls."+agent+".skills")
+	}
 	if len(problems) > 0 {
 		return nil, &SkillsError{Problems: problems}
 	}
@@ -178,23 +180,17 @@ func cloneControls(c resolve.Controls) resolve.Controls {
 		out.Object = resolve.NewObject()
 	}
 	out.Skills = append([]resolve.Skill(nil), c.Skills...)
-	if c.Pi != nil {
-		pi := cloneControls(*c.Pi)
-		if v, ok := out.Object.Get("pi"); ok {
-			if o, ok := v.(*resolve.Object); ok {
-				pi.Object = o
+	if c.Agents != nil {
+		out.Agents = make(map[string]*resolve.Controls, len(c.Agents))
+		for agent, block := range c.Agents {
+			b := cloneControls(*block)
+			if o, ok := out.Object.Get(agent); ok {
+				if o, ok := o.(*resolve.Object); ok {
+					b.Object = o
+				}
 			}
+			out.Agents[agent] = &b
 		}
-		out.Pi = &pi
-	}
-	if c.Claude != nil {
-		cl := cloneControls(*c.Claude)
-		if v, ok := out.Object.Get("claude"); ok {
-			if o, ok := v.(*resolve.Object); ok {
-				cl.Object = o
-			}
-		}
-		out.Claude = &cl
 	}
 	return out
 }

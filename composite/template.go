@@ -35,7 +35,7 @@ func hasTemplate(content string) bool {
 // renderTemplates renders every file holding template markers with Liquid
 // ([[= ]] outputs, [[% %]] tags, strict variables) and appends the settings
 // paths to its source inputs (§1.7). Other files are left as they are.
-func renderTemplates(c *Composite, in *Input, agent string) error {
+func renderTemplates(c *Composite, in *Input) error {
 	var bindings map[string]any
 	var engine *liquid.Engine
 	for i := range c.Files {
@@ -46,7 +46,7 @@ func renderTemplates(c *Composite, in *Input, agent string) error {
 		if engine == nil {
 			engine = liquid.NewEngine().Delims("[[=", "]]", "[[%", "%]]")
 			engine.StrictVariables()
-			bindings = templateBindings(in, agent)
+			bindings = templateBindings(in)
 		}
 		out, err := engine.ParseAndRenderString(f.Content, bindings)
 		if err != nil {
@@ -62,7 +62,7 @@ func renderTemplates(c *Composite, in *Input, agent string) error {
 	return nil
 }
 
-func templateBindings(in *Input, agent string) map[string]any {
+func templateBindings(in *Input) map[string]any {
 	custom := plain(in.Settings.CustomSettings)
 	if custom == nil {
 		custom = map[string]any{}
@@ -114,7 +114,7 @@ func templateBindings(in *Input, agent string) map[string]any {
 			"custom_settings": custom,
 		},
 		"profile": profile,
-		"agent":   agent,
+		"agent":   in.Agent,
 		"project": map[string]any{"root": in.Project},
 	}}
 }

@@ -159,7 +159,7 @@ type EnvVar struct {
 // LaunchPlan is the logical command line of an agent launch. Env is
 // ordered, as upstream's object key order is observable in the captures.
 type LaunchPlan struct {
-	// Command is the logical command ("pi" or "claude").
+	// Command is the logical command (the agent CLI's name).
 	Command string
 	// Args are the arguments after the command.
 	Args []string
@@ -201,10 +201,15 @@ func (p *LaunchPlan) EnvMap() map[string]string {
 
 // Adapter turns a resolved profile into a composite plan and a launch plan
 // for one agent CLI. Adding an agent means writing one Adapter and adding
-// it to the registry.
+// it to the registry ([DefaultRegistry], or a [Registry] of one's own); an
+// adapter builds on what [Input] offers every agent. What only some agents
+// need are optional interfaces: [BlockSchemaAdapter], [LaunchFinisher] and
+// [InstallHinter].
 type Adapter interface {
-	// ID returns the adapter id ("pi", "claude"); it names the agent in
-	// messages and in the composite root's name.
+	// ID returns the adapter id ("pi", "claude"): the --agent value, the
+	// key of the agent's controls block, the cli_specific/<id> folder of
+	// profile-owned state, and the agent's name in messages and in the
+	// composite root's name.
 	ID() string
 	// Declarations returns the declared state paths in declaration order,
 	// ending with the [UnknownPath] pseudo-path.
@@ -215,4 +220,40 @@ type Adapter interface {
 	// Launch builds the launch plan for a planned composite and returns the
 	// adapter's warnings (controls it cannot translate).
 	Launch(in *Input, c *Composite) (LaunchPlan, []string, error)
+}
+
+// A BlockSchemaAdapter is an [Adapter] whose controls block
+// (controls.<id>) takes keys beyond the controls every agent block takes.
+type BlockSchemaAdapter interface {
+	Adapter
+	// BlockSchema returns a JSON Schema object for the block's own keys
+	// (see [resolve.Agent].Block).
+	BlockSchema() string
+}
+
+// A LaunchFinisher is an [Adapter] whose launch writes into the composite
+// root after the baseline snapshot, as pi's launch extension is written.
+type LaunchFinisher interface {
+	Adapter
+	// FinishLaunch completes plan, a copy of the planned launch plan, for
+	// the planned composite c; it may write below c.Root. [Run.Launch]
+	// calls it.
+	FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) error
+}
+
+// An InstallHinter is an [Adapter] whose agent CLI has an install hint,
+// which follows the message of a launch that cannot find the CLI.
+type InstallHinter interface {
+	Adapter
+	// InstallHint returns upstream's hint, one sentence or more.
+	InstallHint() string
+}
+
+// InstallHint returns the install hint of a's agent CLI, or "" when it
+// has none.
+func InstallHint(a Adapter) string {
+	if h, ok := a.(InstallHinter); ok {
+		return h.InstallHint()
+	}
+	return ""
 }

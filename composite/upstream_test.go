@@ -117,7 +117,7 @@ func TestUpstreamCaptures(t *testing.T) {
 			rng := rand.NewChaCha8([32]byte{1})
 			for i, run := range c.Runs {
 				res, err := resolve.Load(fsys, resolve.Options{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot,
-					ProfileID: run.Options.ProfileID, AgentID: run.Options.AgentID, CreateConventionalDirs: true})
+					ProfileID: run.Options.ProfileID, AgentID: run.Options.AgentID, Agents: composite.DefaultRegistry().Agents(), CreateConventionalDirs: true})
 				must(t, err)
 				r, err := composite.Plan(fsys, composite.Request{Result: res, PassThrough: run.Options.PassThrough, Strict: run.Options.Strict, Cwd: "/work"},
 					composite.Options{Rand: rng, NoSweep: true})

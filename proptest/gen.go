@@ -6,6 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
 )
 
@@ -82,6 +83,10 @@ var machineFiles = []File{
 	{Path: "home/decoy.txt", Data: "decoy\n"},
 }
 
+// agentChoices are the values drawn for --agent and default_agent: the
+// registered agents, and "" (the default) as often as two of them.
+func agentChoices() []string { return append([]string{"", ""}, composite.DefaultRegistry().IDs()...) }
+
 // SettingsGen generates one settings file of the given layer. The remote
 // layer never declares sources or remote settings (only one level of
 // remote settings exists).
@@ -89,7 +94,7 @@ func SettingsGen(l Layer) *rapid.Generator[*Settings] {
 	return rapid.Custom(func(t *rapid.T) *Settings {
 		s := &Settings{
 			DefaultProfile: rapid.SampledFrom([]string{"", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "a", "a", "b", "d"}).Draw(t, "default_profile"),
-			DefaultAgent:   rapid.SampledFrom([]string{"", "", "pi", "claude"}).Draw(t, "default_agent"),
+			DefaultAgent:   rapid.SampledFrom(agentChoices()).Draw(t, "default_agent"),
 			CacheDirectory: oneIn(t, "cache_directory", 4),
 		}
 		if l == LayerUser {
@@ -188,7 +193,7 @@ func RunGen(profiles []Profile) *rapid.Generator[Run] {
 			choices = []string{"a", "b", "c"}
 		}
 		r := Run{
-			Agent:       rapid.SampledFrom([]string{"", "", "pi", "claude"}).Draw(t, "agent"),
+			Agent:       rapid.SampledFrom(agentChoices()).Draw(t, "agent"),
 			Profile:     rapid.SampledFrom(choices).Draw(t, "profile"),
 			Strict:      oneIn(t, "strict", 5),
 			Interactive: oneIn(t, "interactive", 3),

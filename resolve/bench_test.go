@@ -21,7 +21,7 @@ func BenchmarkLoadHeavilyOverridden(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			fsys := golden.UpstreamFixture(b, "heavily_overridden_engineering").Clone()
-			opts := resolve.Options{Home: "/fixture/home", Project: "/fixture/project", ProfileID: "engineering", AgentID: "pi", Cache: bc.cache}
+			opts := resolve.Options{Agents: agents(), Home: "/fixture/home", Project: "/fixture/project", ProfileID: "engineering", AgentID: "pi", Cache: bc.cache}
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := resolve.Load(fsys, opts); err != nil {

@@ -48,6 +48,17 @@
 // [SkillIdentity]), DeepWork jobs appended uniquely, objects deep merged
 // and other arrays replaced.
 //
+// # Agents
+//
+// The resolver knows the agents it is given ([Options].Agents, an
+// [Agents] set that package composite builds from its adapters): the
+// first is the default agent, default_agent must name one of them, and
+// each one's controls block (controls.<id>) is checked against the
+// common agent controls and the agent's own block schema, gets the
+// camelCase twins and merges like the generic controls. Any other key of
+// controls is an ordinary control, kept as written. [Load] selects the
+// run's agent among them.
+//
 // [Load] runs the whole pipeline with upstream's error messages and order
 // ([SettingsError], [RemotePathError], [ProfilesError], [ErrNoProfile],
 // [ResolveError], [TemplateError], [AgentError]) and returns a [Result].

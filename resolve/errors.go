@@ -132,13 +132,16 @@ func (e *TemplateError) Error() string {
 	return fmt.Sprintf("Profile '%s' is a template profile and must be inherited by a runnable profile.", e.ID)
 }
 
-// AgentError reports an unknown agent id.
+// AgentError reports an agent id that names none of the known agents.
 type AgentError struct {
+	// Agent is the requested id.
 	Agent string
+	// Known are the ids of the known agents, in order.
+	Known []string
 }
 
 func (e *AgentError) Error() string {
-	return fmt.Sprintf("Unknown agent '%s'. Expected one of: pi, claude.", e.Agent)
+	return fmt.Sprintf("Unknown agent '%s'. Expected one of: %s.", e.Agent, strings.Join(e.Known, ", "))
 }
 
 // RemotePathError reports an unsafe repository-relative path of a remote

@@ -3,6 +3,7 @@ package resolve_test
 import (
 	"fmt"
 
+	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -26,7 +27,7 @@ func Example() {
 		}
 	}
 
-	res, err := resolve.Load(fsys, resolve.Options{Home: "/home/me", Project: "/work/app"})
+	res, err := resolve.Load(fsys, resolve.Options{Agents: composite.DefaultRegistry().Agents(), Home: "/home/me", Project: "/work/app"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -71,7 +72,7 @@ func ExampleLoad_errors() {
 	if err := fsys.WriteFile("/home/me/.outfitter/profiles/b.yml", []byte("inherits: [a]\n"), 0o644); err != nil {
 		panic(err)
 	}
-	_, err := resolve.Load(fsys, resolve.Options{Home: "/home/me", Project: "/work/app", ProfileID: "a"})
+	_, err := resolve.Load(fsys, resolve.Options{Agents: composite.DefaultRegistry().Agents(), Home: "/home/me", Project: "/work/app", ProfileID: "a"})
 	fmt.Println(err)
 	// Output:
 	// Cannot resolve profile 'a': /profiles/a/inherits Profile inheritance cycle detected: a -> b -> a

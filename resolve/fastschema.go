@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -53,24 +52,6 @@ var typeNames = map[string]jsonTypes{
 	"null": typeNull, "boolean": typeBoolean, "number": typeNumber, "integer": typeInteger,
 	"string": typeString, "array": typeArray, "object": typeObject,
 }
-
-// fastSchemas compiles the embedded schemas into pre-checks once; a schema
-// using a keyword the pre-check does not know stops the program at first
-// use (a test compiles them, so that never reaches a release).
-var fastSchemas = sync.OnceValue(func() struct{ settings, profile *fastSchema } {
-	load := func(name string) *fastSchema {
-		data, err := schemaFiles.ReadFile("schema/" + name)
-		if err != nil {
-			panic(err)
-		}
-		s, err := compileFast(data)
-		if err != nil {
-			panic(fmt.Sprintf("resolve: embedded schema %s: %v", name, err))
-		}
-		return s
-	}
-	return struct{ settings, profile *fastSchema }{load("settings.schema.json"), load("profile.schema.json")}
-})
 
 // compileFast compiles a schema document; it refuses any keyword or
 // keyword shape it does not evaluate exactly as the full validator does.

@@ -6,16 +6,28 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 )
 
-func TestFastSchemasCompile(t *testing.T) {
-	s := fastSchemas()
-	if s.settings == nil || s.profile == nil {
-		t.Fatalf("fastSchemas() = %+v, want both schemas", s)
+// internalAgents is an agent set shaped like the adapters' registry: pi,
+// whose block takes one more key, then claude.
+var internalAgents = sync.OnceValue(func() *Agents {
+	a, err := NewAgents(Agent{ID: "pi", Block: `{"properties": {"allow_external_deepwork_jobs": {"type": "boolean"}}}`}, Agent{ID: "claude"})
+	if err != nil {
+		panic(err)
+	}
+	return a
+})
+
+func TestSchemasCompile(t *testing.T) {
+	for name, s := range map[string]*schemaSet{"no agents": noAgentSchemas(), "pi and claude": internalAgents().schemaSet()} {
+		if s.fast[settingsSchema] == nil || s.fast[profileSchema] == nil || s.full[settingsSchema] == nil || s.full[profileSchema] == nil {
+			t.Errorf("%s: schemas %+v, want all four", name, s)
+		}
 	}
 }
 
@@ -99,7 +111,7 @@ func TestFastSchemaValidPathAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast := fastSchemas().profile
+	fast := internalAgents().schemaSet().fast[profileSchema]
 	if !fast.valid(doc) {
 		t.Fatal("precondition: the document is valid")
 	}
@@ -127,9 +139,10 @@ func TestFastSchemaAgreesWithLibrary(t *testing.T) {
 		{"profile.schema.json", profileSchema},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			data, err := schemaFiles.ReadFile("schema/" + tc.name)
-			if err != nil {
-				t.Fatal(err)
+			s := internalAgents().schemaSet()
+			data := s.settingsJSON
+			if tc.kind == profileSchema {
+				data = s.profileJSON
 			}
 			var root map[string]any
 			if err := json.Unmarshal(data, &root); err != nil {
@@ -157,12 +170,9 @@ func assertAgreement(t interface {
 	Fatalf(string, ...any)
 }, which schemaKind, doc any) bool {
 	t.Helper()
-	fast, lib := fastSchemas().settings, compiledSchemas().settings
-	if which == profileSchema {
-		fast, lib = fastSchemas().profile, compiledSchemas().profile
-	}
-	err := lib.Validate(plainValue(doc))
-	if got := fast.valid(doc); got != (err == nil) {
+	s := internalAgents().schemaSet()
+	err := s.full[which].Validate(plainValue(doc))
+	if got := s.fast[which].valid(doc); got != (err == nil) {
 		t.Fatalf("fast check says valid=%v, library says %v, for %s", got, err, Stringify(doc, ""))
 	}
 	return err == nil

@@ -36,7 +36,7 @@ func FuzzSettings(f *testing.F) {
 		if err := fsys.WriteFile(name, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, err := resolve.LoadSettings(fsys, home, project)
+		got, err := resolve.LoadSettings(fsys, home, project, agents())
 		if err != nil {
 			t.Fatalf("LoadSettings: %v", err)
 		}
@@ -54,7 +54,7 @@ func FuzzSettings(f *testing.F) {
 			}
 		}
 		// The whole run never panics either.
-		_, _ = resolve.Load(fsys, resolve.Options{Home: home, Project: project, CreateConventionalDirs: true})
+		_, _ = resolve.Load(fsys, resolve.Options{Agents: agents(), Home: home, Project: project, CreateConventionalDirs: true})
 	})
 }
 
@@ -78,7 +78,7 @@ func FuzzProfile(f *testing.F) {
 	}
 	const name = "/src/p/profile.yml"
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, issue := resolve.ParseProfile(data, "p", name)
+		p, issue := resolve.ParseProfile(data, "p", name, agents())
 		if (p == nil) == (issue == nil) {
 			t.Fatalf("ParseProfile: profile %v and issue %v", p, issue)
 		}

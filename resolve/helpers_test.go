@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
@@ -14,6 +16,10 @@ const (
 	home    = "/w/home"
 	project = "/w/project"
 )
+
+// agents returns the agents Outfitter runs, as the adapters' registry
+// gives them to the resolver: pi (the default) and claude.
+func agents() *resolve.Agents { return composite.DefaultRegistry().Agents() }
 
 // memTree builds tree (paths relative to /w) in a new MemFS.
 func memTree(t testing.TB, tree vfstest.Tree) *vfs.MemFS {

@@ -3,6 +3,7 @@ package resolve
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -65,6 +66,14 @@ func slashPath(p, want string) bool {
 	return true
 }
 
+// agentScope reports whether scope is "controls/<agent>/", either
+// separator counting for a slash.
+func agentScope(scope, agent string) bool {
+	const prefix = len("controls/")
+	return len(scope) == prefix+len(agent)+1 && slashPath(scope[:prefix], "controls/") &&
+		scope[prefix:prefix+len(agent)] == agent && (scope[len(scope)-1] == '/' || scope[len(scope)-1] == '.')
+}
+
 func npmName(spec string) string {
 	spec, _, _ = strings.Cut(spec, "#")
 	start := 0
@@ -92,9 +101,10 @@ func trimGit(s string) string {
 	return strings.TrimSuffix(strings.TrimRight(s, "/"), ".git")
 }
 
-// profilePolicies returns the path rules of the profile merge; identities
-// of relative paths resolve against project.
-func profilePolicies(project string) policyFunc {
+// profilePolicies returns the path rules of the profile merge: the
+// generic controls and the blocks of agents have the same rules;
+// identities of relative paths resolve against project.
+func profilePolicies(project string, agents []string) policyFunc {
 	prepend := &policy{kind: policyPrepend}
 	prependList := &policy{kind: policyPrependList}
 	extensions := &policy{kind: policyUniqueBy, prepend: true, firstWinner: true, key: func(v any) string {
@@ -111,7 +121,7 @@ func profilePolicies(project string) policyFunc {
 		// The path splits at its last '.' or '/', both separators alike.
 		i := strings.LastIndexAny(p, "./")
 		scope, key := p[:i+1], p[i+1:]
-		if !slashPath(scope, "controls/") && !slashPath(scope, "controls/pi/") && !slashPath(scope, "controls/claude/") {
+		if !slashPath(scope, "controls/") && !slices.ContainsFunc(agents, func(a string) bool { return agentScope(scope, a) }) {
 			if p == "controls.deepwork.jobs" {
 				return jobs
 			}

@@ -113,7 +113,7 @@ func TestAppendSystemPrompts(t *testing.T) {
 				tree[k] = v
 			}
 			fsys := memTree(t, tree)
-			res, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project, ProfileID: tc.id, AgentID: tc.agent})
+			res, err := resolve.Load(fsys, resolve.Options{Agents: agents(), Home: home, Project: project, ProfileID: tc.id, AgentID: tc.agent})
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
@@ -130,7 +130,7 @@ func TestAppendSystemPrompts(t *testing.T) {
 
 func TestAppendSystemPromptsFallback(t *testing.T) {
 	t.Parallel()
-	p, issue := resolve.ParseProfile([]byte("controls: {append_system_prompt: [{file: rel.md}, {repo_file: r.md}, text]}\n"), "m", "/m.yml")
+	p, issue := resolve.ParseProfile([]byte("controls: {append_system_prompt: [{file: rel.md}, {repo_file: r.md}, text]}\n"), "m", "/m.yml", agents())
 	if issue != nil {
 		t.Fatal(issue)
 	}

@@ -37,6 +37,7 @@ type memoKey struct {
 	file, slug string
 	scope      SettingsScope
 	data       string
+	agents     *Agents // what the document was checked and typed for
 }
 
 // cachedDoc is the outcome of one file. Invariant: its values are never
@@ -83,13 +84,13 @@ func (c *Cache) reset() {
 
 // settingsFile parses, validates and converts a settings file, through the
 // cache. The record is shared with the cache: callers only read it.
-func (c *Cache) settingsFile(data []byte, name string, scope SettingsScope) (*fileSettings, []*Issue) {
-	k := memoKey{kind: 's', file: name, scope: scope, data: string(data)}
+func (c *Cache) settingsFile(data []byte, name string, scope SettingsScope, agents *Agents) (*fileSettings, []*Issue) {
+	k := memoKey{kind: 's', file: name, scope: scope, data: string(data), agents: agents}
 	if e, ok := c.get(k); ok {
 		return e.settings, copyIssues(e.issues)
 	}
 	e := &cachedDoc{}
-	doc, issues := parseSettingsDoc(data, name)
+	doc, issues := parseSettingsDoc(data, name, agents)
 	if len(issues) > 0 {
 		e.issues = issues
 	} else {
@@ -116,8 +117,8 @@ func copyIssues(issues []*Issue) []*Issue {
 // parseProfile parses, validates and builds a profile, through the cache.
 // A profile from the cache is shared: callers only read it, and [Load]
 // hands out copies (see cloneProfile).
-func (c *Cache) parseProfile(data []byte, slug, file string) (*Profile, *Issue) {
-	k := memoKey{kind: 'p', file: file, slug: slug, data: string(data)}
+func (c *Cache) parseProfile(data []byte, slug, file string, agents *Agents) (*Profile, *Issue) {
+	k := memoKey{kind: 'p', file: file, slug: slug, data: string(data), agents: agents}
 	if e, ok := c.get(k); ok {
 		if len(e.issues) > 0 {
 			return nil, copyIssues(e.issues)[0]
@@ -125,12 +126,12 @@ func (c *Cache) parseProfile(data []byte, slug, file string) (*Profile, *Issue) 
 		return e.profile, nil
 	}
 	e := &cachedDoc{}
-	doc, issue := parseProfileDoc(data, slug, file)
+	doc, issue := parseProfileDoc(data, slug, file, agents)
 	if issue != nil {
 		e.issues = []*Issue{issue}
 		issue = copyIssues(e.issues)[0]
 	} else {
-		e.profile = buildProfile(doc)
+		e.profile = buildProfile(doc, agents)
 	}
 	c.put(k, e)
 	return e.profile, issue

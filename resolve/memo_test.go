@@ -37,7 +37,7 @@ func cacheTree(t *testing.T) vfstest.Tree {
 func TestCacheGivesTheSameResults(t *testing.T) {
 	t.Parallel()
 	fsys := memTree(t, cacheTree(t))
-	opts := resolve.Options{Home: home, Project: project}
+	opts := resolve.Options{Agents: agents(), Home: home, Project: project}
 	want, err := resolve.Load(fsys, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func TestCacheGivesTheSameResults(t *testing.T) {
 func TestCacheResultsAreIndependent(t *testing.T) {
 	t.Parallel()
 	fsys := memTree(t, cacheTree(t))
-	opts := resolve.Options{Home: home, Project: project, Cache: resolve.NewCache()}
+	opts := resolve.Options{Agents: agents(), Home: home, Project: project, Cache: resolve.NewCache()}
 	first, err := resolve.Load(fsys, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +79,7 @@ func TestCacheResultsAreIndependent(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := string(resolve.Stringify(second.Profile.Controls.Object, ""))
-	keep, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project})
+	keep, err := resolve.Load(fsys, resolve.Options{Agents: agents(), Home: home, Project: project})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,30 +105,30 @@ func TestCacheFollowsOptionsAndFiles(t *testing.T) {
 		write map[string]string // file (below /w) -> new content
 		opts  resolve.Options
 	}{
-		{name: "default profile", opts: resolve.Options{Home: home, Project: project}},
-		{name: "another profile", opts: resolve.Options{Home: home, Project: project, ProfileID: "base"}},
-		{name: "back to the default", opts: resolve.Options{Home: home, Project: project}},
-		{name: "another project", opts: resolve.Options{Home: home, Project: "/w/other"}},
-		{name: "missing profile", opts: resolve.Options{Home: home, Project: project, ProfileID: "nobody"}},
+		{name: "default profile", opts: resolve.Options{Agents: agents(), Home: home, Project: project}},
+		{name: "another profile", opts: resolve.Options{Agents: agents(), Home: home, Project: project, ProfileID: "base"}},
+		{name: "back to the default", opts: resolve.Options{Agents: agents(), Home: home, Project: project}},
+		{name: "another project", opts: resolve.Options{Agents: agents(), Home: home, Project: "/w/other"}},
+		{name: "missing profile", opts: resolve.Options{Agents: agents(), Home: home, Project: project, ProfileID: "nobody"}},
 		{
 			name:  "a parent changes",
 			write: map[string]string{"home/.outfitter/profiles/base/profile.yml": "controls:\n  model: new-model\n  args: [--b]\n"},
-			opts:  resolve.Options{Home: home, Project: project},
+			opts:  resolve.Options{Agents: agents(), Home: home, Project: project},
 		},
 		{
 			name:  "a definition moves between sources",
 			write: map[string]string{"home/extra/child.yml": "id: base\nlabel: Moved\n"},
-			opts:  resolve.Options{Home: home, Project: project},
+			opts:  resolve.Options{Agents: agents(), Home: home, Project: project},
 		},
 		{
 			name:  "a cycle",
 			write: map[string]string{"home/.outfitter/profiles/base/profile.yml": "inherits: [child]\n"},
-			opts:  resolve.Options{Home: home, Project: project},
+			opts:  resolve.Options{Agents: agents(), Home: home, Project: project},
 		},
 		{
 			name:  "filters change",
 			write: map[string]string{"project/.outfitter/settings.yml": "profile_sources:\n  - path: ../../home/.outfitter/profiles\n    only: [child]\n"},
-			opts:  resolve.Options{Home: home, Project: project, ProfileID: "child"},
+			opts:  resolve.Options{Agents: agents(), Home: home, Project: project, ProfileID: "child"},
 		},
 	}
 	for _, st := range steps {
@@ -216,7 +216,7 @@ func TestCacheKeepsIssues(t *testing.T) {
 		"home/.outfitter/profiles/bad/profile.yml": file("controls:\n  model: [not, a, string]\n"),
 		"project/.outfitter/local/settings.yml":    file("startup: {ascii_art: true}\n"),
 	})
-	opts := resolve.Options{Home: home, Project: project}
+	opts := resolve.Options{Agents: agents(), Home: home, Project: project}
 	_, want := resolve.Load(fsys, opts)
 	if want == nil {
 		t.Fatal("precondition: the tree must not resolve")
@@ -246,7 +246,7 @@ func TestCacheIssuesAreTheCallersOwn(t *testing.T) {
 			t.Parallel()
 			fsys := memTree(t, tree)
 			cache := resolve.NewCache()
-			opts := resolve.Options{Home: "/w/home", Project: "/w/project", ProfileID: "a", Cache: cache}
+			opts := resolve.Options{Agents: agents(), Home: "/w/home", Project: "/w/project", ProfileID: "a", Cache: cache}
 			_, err := resolve.Load(fsys, opts)
 			if err == nil {
 				t.Fatal("the load did not fail: no issue to change")

@@ -246,7 +246,7 @@ func TestRedact(t *testing.T) {
 // as the original lookup through path.Split did.
 func TestProfilePolicyPaths(t *testing.T) {
 	t.Parallel()
-	pf := profilePolicies("/p")
+	pf := profilePolicies("/p", []string{"claude", "pi"})
 	tests := []struct {
 		path string
 		want arrayPolicy // -1: no rule

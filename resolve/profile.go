@@ -1,6 +1,9 @@
 package resolve
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // ValidID reports whether id is a filesystem-safe profile id: lowercase
 // alphanumerics with inner '.', '_' and '-' (upstream's
@@ -29,17 +32,18 @@ var twins = [...][2]string{
 	{"append_system_prompt", "appendSystemPrompt"},
 }
 
-// ParseProfile parses and validates one profile document. slug is the
-// folder name or file stem, used when the document has no string id; file
-// names the document in issues. On failure the single issue (upstream
-// reports the first problem only) has File = file and a JSON pointer.
-func ParseProfile(data []byte, slug, file string) (*Profile, *Issue) {
-	return (*Cache)(nil).parseProfile(data, slug, file)
+// ParseProfile parses and validates one profile document for the known
+// agents. slug is the folder name or file stem, used when the document has
+// no string id; file names the document in issues. On failure the single
+// issue (upstream reports the first problem only) has File = file and a
+// JSON pointer.
+func ParseProfile(data []byte, slug, file string, agents *Agents) (*Profile, *Issue) {
+	return (*Cache)(nil).parseProfile(data, slug, file, agents)
 }
 
 // parseProfileDoc parses and validates a profile document; the id defaults
 // to the slug.
-func parseProfileDoc(data []byte, slug, file string) (*Object, *Issue) {
+func parseProfileDoc(data []byte, slug, file string, agents *Agents) (*Object, *Issue) {
 	doc, err := parseYAML(data)
 	if err != nil {
 		return nil, yamlIssue(err, file, "/profile.yml")
@@ -51,16 +55,17 @@ func parseProfileDoc(data []byte, slug, file string) (*Object, *Issue) {
 	if _, ok := obj.val("id").(string); !ok {
 		obj.Set("id", slug)
 	}
-	if issues := validate(profileSchema, obj, file); len(issues) > 0 {
+	if issues := agents.schemaSet().validate(profileSchema, obj, file); len(issues) > 0 {
 		return nil, issues[0]
 	}
 	return obj, nil
 }
 
-// buildProfile converts a validated document into the internal profile.
-// The profile takes over the document's state_persistence and controls
-// mappings (and adds the camelCase twins to the latter): doc is consumed.
-func buildProfile(doc *Object) *Profile {
+// buildProfile converts a document validated for agents into the internal
+// profile. The profile takes over the document's state_persistence and
+// controls mappings (and adds the camelCase twins to the latter and to its
+// agent blocks): doc is consumed.
+func buildProfile(doc *Object, agents *Agents) *Profile {
 	var state *Object
 	if sp, ok := doc.val("state_persistence").(*Object); ok && sp.Len() > 0 {
 		state = sp
@@ -70,18 +75,19 @@ func buildProfile(doc *Object) *Profile {
 		controls = NewObject()
 	}
 	addTwins(controls)
-	for _, agent := range []string{AgentPi, AgentClaude} {
+	for _, agent := range agents.list() {
 		if nested, ok := controls.val(agent).(*Object); ok {
 			addTwins(nested)
 		}
 	}
-	return readProfile(doc, "profile_export", state, controls)
+	return readProfile(doc, "profile_export", state, controls, agents.list())
 }
 
 // readProfile reads the scalar fields of a profile document (raw or
 // internal, which differ in the profile_export key) around the given state
-// persistence and controls mappings.
-func readProfile(o *Object, exportKey string, state, controls *Object) *Profile {
+// persistence and controls mappings; the controls keys named by agents are
+// agent blocks.
+func readProfile(o *Object, exportKey string, state, controls *Object, agents []string) *Profile {
 	var fs fieldStore
 	p := &Profile{
 		ID:               str(o, "id"),
@@ -91,7 +97,7 @@ func readProfile(o *Object, exportKey string, state, controls *Object) *Profile 
 		Inherits:         stringList(o, "inherits"),
 		ProfileExport:    boolField(o, exportKey),
 		StatePersistence: state,
-		Controls:         readControls(controls, true, &fs),
+		Controls:         readGeneric(controls, agents, &fs),
 	}
 	if p.Inherits == nil {
 		p.Inherits = []string{}
@@ -119,7 +125,7 @@ func cloneProfile(p *Profile) *Profile {
 		Inherits:         slices.Clone(p.Inherits),
 		ProfileExport:    clonePtr(p.ProfileExport),
 		StatePersistence: p.StatePersistence.Clone(),
-		Controls:         readControls(p.Controls.Object.Clone(), true, new(fieldStore)),
+		Controls:         readGeneric(p.Controls.Object.Clone(), slices.Collect(maps.Keys(p.Controls.Agents)), new(fieldStore)),
 	}
 	if q.Inherits == nil {
 		q.Inherits = []string{}
@@ -168,20 +174,40 @@ func inheritsValue(p *Profile) []any {
 	return inherits
 }
 
-// profileFromObject reads a merged document back into a profile.
-func profileFromObject(o *Object) *Profile {
+// profileFromObject reads a merged document back into a profile; the
+// controls keys named by agents are agent blocks.
+func profileFromObject(o *Object, agents []string) *Profile {
 	state, _ := o.val("statePersistence").(*Object)
 	controls, ok := o.val("controls").(*Object)
 	if !ok {
 		controls = NewObject()
 	}
-	return readProfile(o, "profileExport", state, controls)
+	return readProfile(o, "profileExport", state, controls, agents)
 }
 
-// readControls builds the typed view of a controls mapping; nested reads
-// the pi and claude blocks too. String fields are copies kept in fs.
-func readControls(o *Object, nested bool, fs *fieldStore) Controls {
-	c := Controls{
+// readGeneric builds the typed view of a profile's controls mapping, the
+// blocks of agents included. String fields are copies kept in fs.
+func readGeneric(o *Object, agents []string, fs *fieldStore) Controls {
+	c := readControls(o, fs)
+	if dw, ok := o.val("deepwork").(*Object); ok {
+		c.DeepworkJobs = stringList(dw, "jobs")
+	}
+	for _, agent := range agents {
+		if a, ok := o.val(agent).(*Object); ok {
+			if c.Agents == nil {
+				c.Agents = make(map[string]*Controls, len(agents))
+			}
+			ac := readControls(a, fs)
+			c.Agents[agent] = &ac
+		}
+	}
+	return c
+}
+
+// readControls builds the typed view of the controls every block has.
+// String fields are copies kept in fs.
+func readControls(o *Object, fs *fieldStore) Controls {
+	return Controls{
 		Object:             o,
 		Model:              fs.str(o, "model"),
 		Provider:           fs.str(o, "provider"),
@@ -195,23 +221,6 @@ func readControls(o *Object, nested bool, fs *fieldStore) Controls {
 		AppendSystemPrompt: readPrompts(o, "append_system_prompt", "appendSystemPrompt"),
 		Environment:        readEnvironment(o.val("environment")),
 	}
-	if nested {
-		if dw, ok := o.val("deepwork").(*Object); ok {
-			c.DeepworkJobs = stringList(dw, "jobs")
-		}
-		for _, agent := range []string{AgentPi, AgentClaude} {
-			if a, ok := o.val(agent).(*Object); ok {
-				ac := readControls(a, false, fs)
-				if agent == AgentPi {
-					ac.AllowExternalDeepworkJobs = boolField(a, "allow_external_deepwork_jobs")
-					c.Pi = &ac
-				} else {
-					c.Claude = &ac
-				}
-			}
-		}
-	}
-	return c
 }
 
 // fieldStore holds the copies behind the optional string fields of one

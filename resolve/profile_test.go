@@ -54,7 +54,7 @@ func TestParseProfileIssues(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p, issue := resolve.ParseProfile([]byte(tc.doc), "p", f)
+			p, issue := resolve.ParseProfile([]byte(tc.doc), "p", f, agents())
 			if issue == nil {
 				t.Fatalf("ParseProfile: got profile %+v, want an issue", p)
 			}
@@ -73,7 +73,7 @@ func TestParseProfileIssues(t *testing.T) {
 
 func TestParseProfileIssuePath(t *testing.T) {
 	t.Parallel()
-	_, issue := resolve.ParseProfile([]byte("controls: {environment: {COUNT: 1}}\n"), "x", "/s/x/profile.yml")
+	_, issue := resolve.ParseProfile([]byte("controls: {environment: {COUNT: 1}}\n"), "x", "/s/x/profile.yml", agents())
 	if issue == nil {
 		t.Fatal("want an issue")
 	}
@@ -149,7 +149,7 @@ func TestParseProfile(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, issue := resolve.ParseProfile([]byte(tc.doc), "slug", "/f.yml")
+			got, issue := resolve.ParseProfile([]byte(tc.doc), "slug", "/f.yml", agents())
 			if issue != nil {
 				t.Fatalf("ParseProfile: %v", issue)
 			}
@@ -182,7 +182,7 @@ func TestParseProfileTypedControls(t *testing.T) {
   claude:
     skills: [c]
 `
-	got, issue := resolve.ParseProfile([]byte(doc), "x", "/x.yml")
+	got, issue := resolve.ParseProfile([]byte(doc), "x", "/x.yml", agents())
 	if issue != nil {
 		t.Fatalf("ParseProfile: %v", issue)
 	}
@@ -198,11 +198,13 @@ func TestParseProfileTypedControls(t *testing.T) {
 		},
 		Environment:  []resolve.EnvVar{{"B", "2"}, {"A", "1"}},
 		DeepworkJobs: []string{"job_one"},
-		Pi: &resolve.Controls{
-			Extensions: []string{"npm:y"}, AllowExternalDeepworkJobs: ptr(true),
-			AppendSystemPrompt: []resolve.PromptEntry{{Kind: resolve.PromptText, Value: "pi prompt"}},
+		Agents: map[string]*resolve.Controls{
+			"pi": {
+				Extensions:         []string{"npm:y"},
+				AppendSystemPrompt: []resolve.PromptEntry{{Kind: resolve.PromptText, Value: "pi prompt"}},
+			},
+			"claude": {Skills: []resolve.Skill{{Value: "c"}}},
 		},
-		Claude: &resolve.Controls{Skills: []resolve.Skill{{Value: "c"}}},
 	}
 	if diff := cmp.Diff(want, got.Controls, cmpopts.IgnoreFields(resolve.Controls{}, "Object")); diff != "" {
 		t.Errorf("controls (-want +got):\n%s", diff)

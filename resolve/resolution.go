@@ -31,8 +31,9 @@ func ResolveProfile(layers []Layer, id, project string) *Resolution {
 // resolveProfile is [ResolveProfile], also returning the index in layers
 // of each entry of the resolution's Layers.
 func resolveProfile(layers []Layer, id, project string) (*Resolution, []int) {
-	pf := profilePolicies(project)
-	defs := collapse(layers, pf)
+	agents := layerAgents(layers)
+	pf := profilePolicies(project, agents)
+	defs := collapse(layers, pf, agents)
 	res := &Resolution{}
 	w := walker{defs: defs}
 	ids := w.walk(id)
@@ -67,13 +68,28 @@ func resolveProfile(layers []Layer, id, project string) (*Resolution, []int) {
 	} else {
 		acc.Delete("template")
 	}
-	res.Profile = profileFromObject(acc)
+	res.Profile = profileFromObject(acc, agents)
 	return res, idx
+}
+
+// layerAgents returns the ids of the agent blocks the layers' profiles
+// have: the agents the profiles were parsed for, as far as they matter.
+func layerAgents(layers []Layer) []string {
+	var out []string
+	for _, l := range layers {
+		for id := range l.Profile.Controls.Agents {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // collapse merges the definitions of each id in load order; inherits and
 // the template flag come from the highest definition alone.
-func collapse(layers []Layer, pf policyFunc) map[string]*Profile {
+func collapse(layers []Layer, pf policyFunc, agents []string) map[string]*Profile {
 	groups := make(map[string][]*Profile)
 	for _, l := range layers {
 		groups[l.ID] = append(groups[l.ID], l.Profile)
@@ -95,7 +111,7 @@ func collapse(layers []Layer, pf policyFunc) map[string]*Profile {
 		} else {
 			acc.Delete("template")
 		}
-		defs[id] = profileFromObject(acc)
+		defs[id] = profileFromObject(acc, agents)
 	}
 	return defs
 }

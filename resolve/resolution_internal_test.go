@@ -65,7 +65,7 @@ func (g graph) layers(tb vfstest.TB) []Layer {
 	out := make([]Layer, len(g))
 	for i, d := range g {
 		doc := "id: " + d.id + "\ninherits: [" + strings.Join(d.inherits, ", ") + "]\n"
-		p, issue := ParseProfile([]byte(doc), d.id, "/src/"+d.id+".yml")
+		p, issue := ParseProfile([]byte(doc), d.id, "/src/"+d.id+".yml", internalAgents())
 		if issue != nil {
 			tb.Fatalf("ParseProfile %s: %v", d.id, issue)
 		}
@@ -77,7 +77,7 @@ func (g graph) layers(tb vfstest.TB) []Layer {
 // defs is the collapsed definitions of g, as ResolveProfile builds them.
 func (g graph) defs(tb vfstest.TB) map[string]*Profile {
 	tb.Helper()
-	return collapse(g.layers(tb), profilePolicies("/p"))
+	return collapse(g.layers(tb), profilePolicies("/p", nil), nil)
 }
 
 // TestInheritanceWalkIsLinear checks that building the stack looks at each

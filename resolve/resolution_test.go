@@ -19,7 +19,7 @@ func layersOf(t *testing.T, defs ...def) []resolve.Layer {
 	var out []resolve.Layer
 	for i, d := range defs {
 		file := "/src" + string(rune('a'+i)) + "/" + d.slug + ".yml"
-		p, issue := resolve.ParseProfile([]byte(d.doc), d.slug, file)
+		p, issue := resolve.ParseProfile([]byte(d.doc), d.slug, file, agents())
 		if issue != nil {
 			t.Fatalf("ParseProfile %s: %v", file, issue)
 		}

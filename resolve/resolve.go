@@ -19,7 +19,7 @@ func Load(fsys FS, opts Options) (*Result, error) {
 	if fsys == nil {
 		panic("resolve: nil FS")
 	}
-	loaded, err := opts.Cache.loadSettings(fsys, opts.Home, opts.Project)
+	loaded, err := opts.Cache.loadSettings(fsys, opts.Home, opts.Project, opts.Agents)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func Load(fsys FS, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	layers, issues := opts.Cache.loadProfiles(fsys, sources)
+	layers, issues := opts.Cache.loadProfiles(fsys, sources, opts.Agents)
 	if len(issues) > 0 {
 		return nil, &ProfilesError{Issues: issues}
 	}
@@ -59,10 +59,10 @@ func Load(fsys FS, opts Options) (*Result, error) {
 		agent = settings.DefaultAgent
 	}
 	if agent == "" {
-		agent = AgentPi
+		agent = opts.Agents.Default()
 	}
-	if agent != AgentPi && agent != AgentClaude {
-		return nil, &AgentError{Agent: agent}
+	if !opts.Agents.Has(agent) {
+		return nil, &AgentError{Agent: agent, Known: opts.Agents.IDs()}
 	}
 	cache := settings.CacheDirectory
 	if cache == "" {

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -18,31 +17,49 @@ import (
 //go:embed schema/*.json
 var schemaFiles embed.FS
 
-type schemas struct {
-	settings, profile *jsonschema.Schema
+// schemaSet holds the compiled schemas of one [Agents] set: the fast
+// pre-checks and the full validator. It is immutable and safe for
+// concurrent use.
+type schemaSet struct {
+	settingsJSON, profileJSON []byte
+	fast                      [2]*fastSchema        // by schemaKind
+	full                      [2]*jsonschema.Schema // by schemaKind
 }
 
-// compiledSchemas compiles the embedded schemas once; they are immutable
-// afterwards and safe for concurrent use.
-var compiledSchemas = sync.OnceValue(func() schemas {
-	c := jsonschema.NewCompiler()
-	load := func(name string) *jsonschema.Schema {
-		data, err := schemaFiles.ReadFile("schema/" + name)
-		if err != nil {
-			panic(err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			panic(fmt.Sprintf("resolve: embedded schema %s: %v", name, err))
-		}
-		url := "https://vfsim.invalid/schema/" + name
-		if err := c.AddResource(url, doc); err != nil {
-			panic(fmt.Sprintf("resolve: embedded schema %s: %v", name, err))
-		}
-		return c.MustCompile(url)
+// compileSchemas composes and compiles the schemas for agents.
+func compileSchemas(agents []Agent) (*schemaSet, error) {
+	settings, profile, err := composeSchemas(agents)
+	if err != nil {
+		return nil, err
 	}
-	return schemas{settings: load("settings.schema.json"), profile: load("profile.schema.json")}
-})
+	s := &schemaSet{settingsJSON: settings, profileJSON: profile}
+	for kind, doc := range [...][]byte{settingsSchema: settings, profileSchema: profile} {
+		if s.fast[kind], err = compileFast(doc); err != nil {
+			return nil, fmt.Errorf("%s schema: %w", schemaKind(kind), err)
+		}
+	}
+	c := jsonschema.NewCompiler()
+	for kind, doc := range [...][]byte{settingsSchema: settings, profileSchema: profile} {
+		if s.full[kind], err = compileFull(c, schemaKind(kind).file(), doc); err != nil {
+			return nil, fmt.Errorf("%s schema: %w", schemaKind(kind), err)
+		}
+	}
+	return s, nil
+}
+
+// compileFull compiles a schema document with the full validator, under
+// the URL of its $id.
+func compileFull(c *jsonschema.Compiler, name string, data []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	url := "https://vfsim.invalid/schema/" + name
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+}
 
 // schemaKind names one of the embedded schemas.
 type schemaKind int
@@ -52,21 +69,21 @@ const (
 	profileSchema
 )
 
+func (k schemaKind) String() string { return [...]string{"settings", "profile"}[k] }
+
+// file is the name of the kind's embedded schema file.
+func (k schemaKind) file() string { return k.String() + ".schema.json" }
+
 // validate checks doc against the schema kind and returns every problem,
 // ordered by the position of the offending value in the document (a
 // container before its members), with the validator's own order breaking
 // ties. A document the fast pre-check accepts never reaches the full
 // validator, which only words the problems of the others.
-func validate(which schemaKind, doc any, file string) []*Issue {
-	fast := fastSchemas()
-	if which == profileSchema && fast.profile.valid(doc) || which == settingsSchema && fast.settings.valid(doc) {
+func (s *schemaSet) validate(which schemaKind, doc any, file string) []*Issue {
+	if s.fast[which].valid(doc) {
 		return nil
 	}
-	sch := compiledSchemas().settings
-	if which == profileSchema {
-		sch = compiledSchemas().profile
-	}
-	err := sch.Validate(plainValue(doc))
+	err := s.full[which].Validate(plainValue(doc))
 	if err == nil {
 		return nil
 	}

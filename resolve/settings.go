@@ -74,12 +74,13 @@ func UserSettingsPath(home string) string { return path.Join(home, ".outfitter",
 // and, when they are valid and declare remote_settings, the cached remote
 // settings files below them, and merges the lot. Missing files are skipped.
 // Problems with the files' contents are returned as issues; the error is
-// for a file that exists but cannot be read (a directory, say).
-func LoadSettings(fsys FS, home, project string) (*LoadedSettings, error) {
-	return (*Cache)(nil).loadSettings(fsys, home, project)
+// for a file that exists but cannot be read (a directory, say). agents
+// are the agents default_agent may name.
+func LoadSettings(fsys FS, home, project string, agents *Agents) (*LoadedSettings, error) {
+	return (*Cache)(nil).loadSettings(fsys, home, project, agents)
 }
 
-func (c *Cache) loadSettings(fsys FS, home, project string) (*LoadedSettings, error) {
+func (c *Cache) loadSettings(fsys FS, home, project string, agents *Agents) (*LoadedSettings, error) {
 	locals := []struct {
 		path  string
 		scope SettingsScope
@@ -91,7 +92,7 @@ func (c *Cache) loadSettings(fsys FS, home, project string) (*LoadedSettings, er
 	var stack []*fileSettings
 	var localIssues []*Issue
 	for _, l := range locals {
-		f, issues, err := c.loadSettingsFile(fsys, l.path, l.scope)
+		f, issues, err := c.loadSettingsFile(fsys, l.path, l.scope, agents)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +118,7 @@ func (c *Cache) loadSettings(fsys FS, home, project string) (*LoadedSettings, er
 			})
 			continue
 		}
-		f, issues, err := c.loadSettingsFile(fsys, p, ScopeRemote)
+		f, issues, err := c.loadSettingsFile(fsys, p, ScopeRemote, agents)
 		if err != nil {
 			return nil, err
 		}
@@ -166,7 +167,7 @@ func exists(fsys FS, name string) bool {
 // loadSettingsFile reads, parses, validates and converts one file. A
 // missing file (one that does not stat) yields nothing; an unreadable one
 // an error. The file is stat'ed only when reading it fails.
-func (c *Cache) loadSettingsFile(fsys FS, name string, scope SettingsScope) (*fileSettings, []*Issue, error) {
+func (c *Cache) loadSettingsFile(fsys FS, name string, scope SettingsScope, agents *Agents) (*fileSettings, []*Issue, error) {
 	data, err := vfs.ReadFile(fsys, name)
 	if err != nil {
 		// Only a file that stats is unreadable; any other is missing.
@@ -175,17 +176,17 @@ func (c *Cache) loadSettingsFile(fsys FS, name string, scope SettingsScope) (*fi
 		}
 		return nil, nil, fmt.Errorf("read settings: %w", err)
 	}
-	f, issues := c.settingsFile(data, name, scope)
+	f, issues := c.settingsFile(data, name, scope, agents)
 	return f, issues, nil
 }
 
 // parseSettingsDoc parses and validates a settings document.
-func parseSettingsDoc(data []byte, name string) (*Object, []*Issue) {
+func parseSettingsDoc(data []byte, name string, agents *Agents) (*Object, []*Issue) {
 	doc, err := parseYAML(data)
 	if err != nil {
 		return nil, []*Issue{yamlIssue(err, name, name)}
 	}
-	if issues := validate(settingsSchema, doc, name); len(issues) > 0 {
+	if issues := agents.schemaSet().validate(settingsSchema, doc, name); len(issues) > 0 {
 		return nil, issues
 	}
 	return doc.(*Object), nil

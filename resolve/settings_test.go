@@ -242,7 +242,7 @@ func TestLoadSettings(t *testing.T) {
 			if tc.name == "home equal to project loads the user file twice" {
 				h = project
 			}
-			got, err := resolve.LoadSettings(fsys, h, project)
+			got, err := resolve.LoadSettings(fsys, h, project, agents())
 			if err != nil {
 				t.Fatalf("LoadSettings: %v", err)
 			}
@@ -378,7 +378,7 @@ func TestLoadSettingsIssues(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := resolve.LoadSettings(memTree(t, tc.tree), home, project)
+			got, err := resolve.LoadSettings(memTree(t, tc.tree), home, project, agents())
 			if err != nil {
 				t.Fatalf("LoadSettings: %v", err)
 			}
@@ -408,7 +408,7 @@ func TestLoadSettingsIssues(t *testing.T) {
 func TestLoadSettingsUnreadable(t *testing.T) {
 	t.Parallel()
 	fsys := memTree(t, vfstest.Tree{userSettings: vfstest.Dir()})
-	_, err := resolve.LoadSettings(fsys, home, project)
+	_, err := resolve.LoadSettings(fsys, home, project, agents())
 	if err == nil {
 		t.Fatal("LoadSettings of a directory settings path: got no error")
 	}

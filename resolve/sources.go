@@ -32,19 +32,20 @@ func MaterializeSources(fsys FS, home string, sources []Source) ([]SourceDir, er
 
 // LoadProfiles loads every profile of the given sources, in precedence
 // order (later = higher). Remote sources that were never synced contribute
-// nothing; every other problem is an issue, and loading continues.
-func LoadProfiles(fsys FS, sources []SourceDir) ([]Layer, []*Issue) {
-	return (*Cache)(nil).loadProfiles(fsys, sources)
+// nothing; every other problem is an issue, and loading continues. agents
+// are the agents whose controls blocks the profiles may hold.
+func LoadProfiles(fsys FS, sources []SourceDir, agents *Agents) ([]Layer, []*Issue) {
+	return (*Cache)(nil).loadProfiles(fsys, sources, agents)
 }
 
-func (c *Cache) loadProfiles(fsys FS, sources []SourceDir) ([]Layer, []*Issue) {
+func (c *Cache) loadProfiles(fsys FS, sources []SourceDir, agents *Agents) ([]Layer, []*Issue) {
 	var layers []Layer
 	var issues []*Issue
 	for _, s := range sources {
 		if s.Source.Remote() && !s.Synced {
 			continue
 		}
-		l, is := c.loadSource(fsys, s.Source, s.Dir)
+		l, is := c.loadSource(fsys, s.Source, s.Dir, agents)
 		layers = append(layers, l...)
 		issues = append(issues, is...)
 	}
@@ -57,7 +58,7 @@ type candidate struct {
 }
 
 // loadSource scans one source directory.
-func (cache *Cache) loadSource(fsys FS, src Source, dir string) ([]Layer, []*Issue) {
+func (cache *Cache) loadSource(fsys FS, src Source, dir string, agents *Agents) ([]Layer, []*Issue) {
 	info, err := vfs.Stat(fsys, dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, vfs.ErrNotDir) {
@@ -84,7 +85,7 @@ func (cache *Cache) loadSource(fsys FS, src Source, dir string) ([]Layer, []*Iss
 			issues = append(issues, &Issue{File: c.file, Message: "Could not read profile YAML: " + err.Error(), Err: err})
 			continue
 		}
-		p, issue := cache.parseProfile(data, c.slug, c.file)
+		p, issue := cache.parseProfile(data, c.slug, c.file, agents)
 		if issue != nil {
 			issues = append(issues, issue)
 			continue
@@ -196,7 +197,8 @@ func keep(s Source, id string) bool {
 // LoadSource loads the profiles of one local source, as upstream's loader
 // API does; a uri or github source cannot be loaded directly and yields
 // the single issue "Only local profile sources can be loaded directly.".
-func LoadSource(fsys FS, s Source) ([]Layer, []*Issue) {
+// agents are the agents whose controls blocks the profiles may hold.
+func LoadSource(fsys FS, s Source, agents *Agents) ([]Layer, []*Issue) {
 	if s.Remote() {
 		name := s.URI
 		if name == "" {
@@ -204,5 +206,5 @@ func LoadSource(fsys FS, s Source) ([]Layer, []*Issue) {
 		}
 		return nil, []*Issue{{File: name, Message: "Only local profile sources can be loaded directly."}}
 	}
-	return (*Cache)(nil).loadSource(fsys, s, s.Path)
+	return (*Cache)(nil).loadSource(fsys, s, s.Path, agents)
 }

@@ -72,7 +72,7 @@ func loadLayers(t *testing.T, fsys resolve.FS, sources ...resolve.Source) ([]lay
 	if err != nil {
 		t.Fatalf("MaterializeSources: %v", err)
 	}
-	layers, issues := resolve.LoadProfiles(fsys, dirs)
+	layers, issues := resolve.LoadProfiles(fsys, dirs, agents())
 	var views []layerView
 	for _, l := range layers {
 		views = append(views, layerView{l.ID, l.SourceRoot, l.FolderPath, l.ProfilePath, l.ResourceRoot, l.Layout})
@@ -235,7 +235,7 @@ func TestLoadProfilesRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, _ := resolve.LoadProfiles(fsys, dirs)
+	all, _ := resolve.LoadProfiles(fsys, dirs, agents())
 	if len(all) != 1 || all[0].Source.GitHub != "acme/engineering-profiles" || all[0].Source.Path != "profiles" {
 		t.Errorf("remote layer keeps its configured source: got %+v", all)
 	}
@@ -335,7 +335,7 @@ func TestLoadRunErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			opts := tc.opts
-			opts.Home, opts.Project = home, project
+			opts.Home, opts.Project, opts.Agents = home, project, agents()
 			res, err := resolve.Load(memTree(t, tc.tree), opts)
 			if err == nil {
 				t.Fatalf("Load: got %+v, want error %q", res, tc.want)
@@ -361,7 +361,7 @@ func TestLoadCreatesConventionalDirs(t *testing.T) {
 		"home/.outfitter/other/x.yml":    file("{}\n"),
 		"home/.outfitter/profiles/a.yml": file("{}\n"),
 	})
-	res, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project, ProfileID: "a", CreateConventionalDirs: true})
+	res, err := resolve.Load(fsys, resolve.Options{Agents: agents(), Home: home, Project: project, ProfileID: "a", CreateConventionalDirs: true})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -380,11 +380,11 @@ func TestLoadCreatesConventionalDirs(t *testing.T) {
 func TestLoadSource(t *testing.T) {
 	t.Parallel()
 	fsys := memTree(t, vfstest.Tree{"src/a.yml": file("{}\n")})
-	layers, issues := resolve.LoadSource(fsys, resolve.Source{URI: "https://example.test/p.git"})
+	layers, issues := resolve.LoadSource(fsys, resolve.Source{URI: "https://example.test/p.git"}, agents())
 	if diff := cmp.Diff([]string{"https://example.test/p.git Only local profile sources can be loaded directly."}, issueList(issues)); diff != "" || layers != nil {
 		t.Errorf("uri source: layers %v, issues (-want +got):\n%s", layers, diff)
 	}
-	layers, issues = resolve.LoadSource(fsys, resolve.Source{Path: "/w/src"})
+	layers, issues = resolve.LoadSource(fsys, resolve.Source{Path: "/w/src"}, agents())
 	if len(issues) != 0 || len(layers) != 1 || layers[0].ID != "a" {
 		t.Errorf("local source: layers %+v, issues %v", layers, issueList(issues))
 	}
@@ -417,7 +417,7 @@ func TestLoadDefaultCatalog(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fsys := memTree(t, tc.tree)
-			res, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project, CreateConventionalDirs: true})
+			res, err := resolve.Load(fsys, resolve.Options{Agents: agents(), Home: home, Project: project, CreateConventionalDirs: true})
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
@@ -442,7 +442,7 @@ func TestLoadSourceThroughLinks(t *testing.T) {
 		"src/team":                   vfstest.Link("../elsewhere/team"),
 		"src/solo.yml":               vfstest.Link("../elsewhere/solo.yml"),
 	})
-	layers, issues := resolve.LoadSource(fsys, resolve.Source{Path: "/w/src"})
+	layers, issues := resolve.LoadSource(fsys, resolve.Source{Path: "/w/src"}, agents())
 	var got []string
 	for _, l := range layers {
 		got = append(got, l.ID+" "+string(l.Layout))
@@ -454,7 +454,7 @@ func TestLoadSourceThroughLinks(t *testing.T) {
 	if err := fsys.Symlink("missing", "/w/src/dangling"); err != nil {
 		t.Fatal(err)
 	}
-	if layers, issues := resolve.LoadSource(fsys, resolve.Source{Path: "/w/src"}); len(issues) == 0 {
+	if layers, issues := resolve.LoadSource(fsys, resolve.Source{Path: "/w/src"}, agents()); len(issues) == 0 {
 		t.Errorf("a dangling entry: layers %+v and no issue", layers)
 	}
 }

@@ -27,8 +27,14 @@ type Options struct {
 	// means "use the merged default_profile".
 	ProfileID string
 	// AgentID is the explicitly selected agent (upstream's --agent); empty
-	// means "use the merged default_agent, else pi".
+	// means "use the merged default_agent, else the default agent of
+	// Agents".
 	AgentID string
+	// Agents are the agents the run may use (package composite's
+	// registry gives them); they decide what default_agent and the agent
+	// blocks of controls may say. nil knows no agent, so that Load fails
+	// with an [*AgentError].
+	Agents *Agents
 	// CreateConventionalDirs creates, as upstream's run does, every local
 	// profile source that is exactly "profiles" next to the settings file
 	// declaring it, before profiles are loaded.
@@ -37,12 +43,6 @@ type Options struct {
 	// calls (see [Cache]); nil parses every file anew.
 	Cache *Cache
 }
-
-// Agent identifiers known to the resolver.
-const (
-	AgentPi     = "pi"
-	AgentClaude = "claude"
-)
 
 // Layout tells how a loaded profile was stored in its source.
 type Layout string
@@ -111,7 +111,8 @@ type Enterprise struct {
 type Settings struct {
 	// DefaultProfile is default_profile, "" when no file sets it.
 	DefaultProfile string
-	// DefaultAgent is default_agent, "" when no file sets it (effective pi).
+	// DefaultAgent is default_agent, "" when no file sets it (effective:
+	// the default agent of [Options].Agents).
 	DefaultAgent string
 	// CacheDirectory is the absolute cache_directory, "" when no file sets
 	// it; [Result].CacheDirectory holds the effective value.
@@ -174,7 +175,7 @@ type EnvVar struct {
 	Name, Value string
 }
 
-// Controls is a typed view of a controls mapping (or of its pi/claude
+// Controls is a typed view of a controls mapping (or of an agent's
 // block). Object is the source of truth: it keeps every key, known or not,
 // in upstream's insertion order, with both spellings of session_directory,
 // prompt_template, system_prompt and append_system_prompt; the typed fields
@@ -193,10 +194,11 @@ type Controls struct {
 	Environment        []EnvVar
 	// DeepworkJobs is controls.deepwork.jobs (generic controls only).
 	DeepworkJobs []string
-	// AllowExternalDeepworkJobs is pi.allow_external_deepwork_jobs.
-	AllowExternalDeepworkJobs *bool
-	// Pi and Claude are the agent blocks (generic controls only).
-	Pi, Claude *Controls
+	// Agents are the blocks of the known agents ([Options].Agents) by
+	// agent id, nil when there are none (generic controls only). A key of
+	// controls that names no known agent is an ordinary control: it stays
+	// in Object and nowhere else.
+	Agents map[string]*Controls
 	// Object is the whole mapping, never nil.
 	Object *Object
 }
@@ -253,7 +255,8 @@ type SourceDir struct {
 type Result struct {
 	// Home and Project are the directories the resolver was given.
 	Home, Project string
-	// ProfileID is the selected profile id; AgentID the effective agent.
+	// ProfileID is the selected profile id; AgentID the effective agent,
+	// always one of [Options].Agents.
 	ProfileID, AgentID string
 	// Settings is the merged settings record.
 	Settings Settings

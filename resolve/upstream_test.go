@@ -40,7 +40,7 @@ func TestUpstreamGeneratedProfiles(t *testing.T) {
 			test := file.Name
 			t.Run(test+"/"+strconv.Itoa(i), func(t *testing.T) {
 				fsys := golden.UpstreamMachine(t, test)
-				res, err := resolve.Load(fsys, resolve.Options{
+				res, err := resolve.Load(fsys, resolve.Options{Agents: agents(),
 					Home: "/fixture/home", Project: "/fixture/project",
 					ProfileID: run.Options.ProfileID, AgentID: run.Options.AgentID,
 					CreateConventionalDirs: true,
@@ -63,7 +63,7 @@ func TestUpstreamGeneratedProfiles(t *testing.T) {
 func TestUpstreamHeavilyOverriddenLayers(t *testing.T) {
 	t.Parallel()
 	fsys := golden.UpstreamFixture(t, "heavily_overridden_engineering").Clone()
-	res, err := resolve.Load(fsys, resolve.Options{Home: "/fixture/home", Project: "/fixture/project", ProfileID: "engineering"})
+	res, err := resolve.Load(fsys, resolve.Options{Agents: agents(), Home: "/fixture/home", Project: "/fixture/project", ProfileID: "engineering"})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}

@@ -159,7 +159,7 @@ func TestYAMLLargeDocuments(t *testing.T) {
 		for i := range 40000 {
 			fmt.Fprintf(&b, "    VAR_%d: value-%d\n", i, i)
 		}
-		p, issue := ParseProfile([]byte(b.String()), "big", "/src/big.yml")
+		p, issue := ParseProfile([]byte(b.String()), "big", "/src/big.yml", internalAgents())
 		if issue != nil {
 			t.Fatalf("ParseProfile: %v", issue)
 		}
@@ -174,7 +174,7 @@ func TestYAMLLargeDocuments(t *testing.T) {
 		for i := range 100001 {
 			fmt.Fprintf(&b, "  - path: ./profiles/source%d\n", i)
 		}
-		f, issues := (*Cache)(nil).settingsFile([]byte(b.String()), "/w/home/.outfitter/settings.yml", ScopeUser)
+		f, issues := (*Cache)(nil).settingsFile([]byte(b.String()), "/w/home/.outfitter/settings.yml", ScopeUser, internalAgents())
 		if len(issues) > 0 {
 			t.Fatalf("issues: %v", issues[0])
 		}
@@ -211,7 +211,7 @@ func TestYAMLLargeDocuments(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, issue := ParseProfile(tc.src, "big", "/src/big.yml")
+			_, issue := ParseProfile(tc.src, "big", "/src/big.yml", internalAgents())
 			var got *YAMLSizeError
 			if !errors.As(issue, &got) {
 				t.Fatalf("issue %v, want a YAMLSizeError", issue)

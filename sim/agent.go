@@ -33,6 +33,8 @@ func (f AgentFunc) Run(ctx context.Context, s *Session) (writeback.Exit, error) 
 type Session struct {
 	// AgentID is the adapter id ("pi", "claude").
 	AgentID string
+	// Adapter is the agent's adapter.
+	Adapter composite.Adapter
 	// Plan is the final launch plan (env and args as the process gets them).
 	Plan composite.LaunchPlan
 	// Root is the composite root, the agent's config directory.

@@ -38,6 +38,17 @@ type Options struct {
 	// Cache, when not nil, memoizes parsed settings and profile files
 	// across runs (see resolve.Cache); results are the same without it.
 	Cache *resolve.Cache
+	// Registry holds the agents a run may use; nil means
+	// composite.DefaultRegistry.
+	Registry *composite.Registry
+}
+
+// registry returns the agents of the runs.
+func (o Options) registry() *composite.Registry {
+	if o.Registry == nil {
+		return composite.DefaultRegistry()
+	}
+	return o.Registry
 }
 
 // Spec is one run, as the command line would give it.
@@ -89,7 +100,7 @@ type Result struct {
 	// error).
 	ExitCode int
 
-	nativeModels []byte // pi's models.json read through the composite at launch
+	nativeModels []byte // the agent's models.json read through the composite at launch
 }
 
 // FS is what the engine needs from a file system: everything.
@@ -115,7 +126,7 @@ func Execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options)
 func resolveOptions(spec Spec, opts Options) resolve.Options {
 	return resolve.Options{
 		Home: spec.Home, Project: spec.Project, ProfileID: spec.Profile, AgentID: spec.Agent,
-		CreateConventionalDirs: true, Cache: opts.Cache,
+		Agents: opts.registry().Agents(), CreateConventionalDirs: true, Cache: opts.Cache,
 	}
 }
 
@@ -125,13 +136,12 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 		return err
 	}
 	r.ProfileID, r.AgentID = res.ProfileID, res.AgentID
-	copts := composite.Options{TempDir: opts.TempDir, Rand: opts.Rand, Clock: opts.Clock, Assets: opts.Assets}
-	req := composite.Request{Result: res, Agent: spec.Agent, PassThrough: spec.Args, Strict: spec.Strict, Env: opts.Env, Cwd: opts.Cwd}
+	copts := composite.Options{TempDir: opts.TempDir, Rand: opts.Rand, Clock: opts.Clock, Assets: opts.Assets, Registry: opts.registry()}
+	req := composite.Request{Result: res, PassThrough: spec.Args, Strict: spec.Strict, Env: opts.Env, Cwd: opts.Cwd}
 	run, err := composite.Plan(fsys, req, copts)
 	if err != nil {
 		return err
 	}
-	r.AgentID = run.Adapter.ID()
 	r.Root = run.Composite.Root
 	r.Messages = append(r.Messages, run.Messages...)
 	defer func() {
@@ -169,11 +179,9 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 	if e, ok := r.AtLaunch["outfitter/profile.json"]; ok && e.Type == vfs.TypeFile {
 		r.GeneratedProfile = e.Data
 	}
-	if r.AgentID == "pi" {
-		r.nativeModels, _ = fsys.ReadFile(r.Root + "/models.json")
-	}
+	r.nativeModels, _ = fsys.ReadFile(r.Root + "/models.json")
 
-	sess := &Session{AgentID: r.AgentID, Plan: plan, Root: r.Root, FS: fsys, Interactive: spec.Interactive}
+	sess := &Session{AgentID: r.AgentID, Adapter: run.Adapter, Plan: plan, Root: r.Root, FS: fsys, Interactive: spec.Interactive}
 	sess.refresh = func() error {
 		if baseline == nil {
 			var err error

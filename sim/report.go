@@ -119,9 +119,7 @@ func ReportOf(r *Result) RunReport {
 	if e, ok := r.AtLaunch["keybindings.json"]; ok && e.Type == vfs.TypeFile {
 		s.GeneratedKeybindings = rawJSON(e.Data)
 	}
-	if r.AgentID == "pi" {
-		s.NativeModels = rawJSON(r.nativeModels)
-	}
+	s.NativeModels = rawJSON(r.nativeModels)
 	rr.Summary = s
 	return rr
 }

@@ -17,7 +17,8 @@
 // # Missing CLIs, signals and exit codes
 //
 // A command that is not installed yields a [*NotFoundError] whose message
-// is upstream's, with the install hint of the agent ([InstallHint]).
+// is upstream's, with the install hint of the agent's adapter
+// (composite.InstallHint).
 // Signals received on [Options].Signals (see [Notify]) are forwarded to the
 // child; the run's exit is the child's code, or the signal that killed it,
 // which [writeback.ExitCode] maps to 128+n as upstream does (SIGINT 130,

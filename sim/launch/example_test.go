@@ -24,7 +24,7 @@ func ExampleEnviron() {
 
 // A missing CLI is reported with upstream's message and install hint.
 func ExampleNotFoundError() {
-	err := &launch.NotFoundError{Agent: "claude", Command: "claude"}
+	err := &launch.NotFoundError{Agent: "claude", Command: "claude", Hint: composite.InstallHint(composite.Claude{})}
 	fmt.Println(err)
 	// Output:
 	// Could not launch the 'claude' agent CLI: 'claude' is not installed or not on your PATH. Install Claude Code from https://claude.com/claude-code, then rerun with `--agent claude`.

@@ -28,8 +28,8 @@ type Options struct {
 	// then the plan's set over it (the plan wins). The PATH the
 	// command is looked up in is the one of that final environment.
 	Env []string
-	// Commands maps a logical command of the plan ("pi", "claude") to the
-	// program that runs it. A command not in the map is looked up in PATH
+	// Commands maps a logical command of the plan (the agent CLI's name)
+	// to the program that runs it. A command not in the map is looked up in PATH
 	// by its own name.
 	Commands map[string]Command
 	// Dir is the child's working directory; "" means the caller's.
@@ -47,7 +47,7 @@ type Options struct {
 }
 
 // Command is the program that runs a logical command, for example Node
-// with a bundled script for "pi", as upstream launches it.
+// with a bundled script for pi's, as upstream launches it.
 type Command struct {
 	// Path is the program: an absolute path, or a name looked up in PATH.
 	Path string
@@ -81,10 +81,13 @@ var ErrNotHost = errors.New("the composite profile is not on the host file syste
 // not on PATH, or the program does not exist. Its message is upstream's,
 // followed by the install hint when the agent has one.
 type NotFoundError struct {
-	// Agent is the agent's id, the plan's logical command.
+	// Agent is the agent's id.
 	Agent string
 	// Command is the program that was not found.
 	Command string
+	// Hint is the agent's install hint (see composite.InstallHint), ""
+	// when it has none.
+	Hint string
 	// Err is the underlying error, when there is one.
 	Err error
 }
@@ -92,29 +95,22 @@ type NotFoundError struct {
 // Error returns upstream's message and the install hint, on one line.
 func (e *NotFoundError) Error() string {
 	msg := fmt.Sprintf("Could not launch the '%s' agent CLI: '%s' is not installed or not on your PATH.", e.Agent, e.Command)
-	if h := e.Hint(); h != "" {
-		msg += " " + h
+	if e.Hint != "" {
+		msg += " " + e.Hint
 	}
 	return msg
 }
 
-// Hint returns upstream's install hint for the agent, or "" when there is
-// none.
-func (e *NotFoundError) Hint() string { return InstallHint(e.Agent) }
-
 // Unwrap returns the underlying error.
 func (e *NotFoundError) Unwrap() error { return e.Err }
 
-// InstallHint returns upstream's install hint for an agent id, or "" for
-// an agent without one.
-func InstallHint(agent string) string {
-	switch agent {
-	case "pi":
-		return "Install Pi with `npm install -g @earendil-works/pi-coding-agent` (see https://pi.dev)."
-	case "claude":
-		return "Install Claude Code from https://claude.com/claude-code, then rerun with `--agent claude`."
+// notFound returns the error of a session whose command cannot be found.
+func notFound(s *sim.Session, command string, err error) *NotFoundError {
+	e := &NotFoundError{Agent: s.AgentID, Command: command, Err: err}
+	if s.Adapter != nil {
+		e.Hint = composite.InstallHint(s.Adapter)
 	}
-	return ""
+	return e
 }
 
 // Run starts the plan's command with the plan's arguments and environment
@@ -126,13 +122,13 @@ func (a *Agent) Run(ctx context.Context, s *sim.Session) (writeback.Exit, error)
 	if !hostView(s.FS) {
 		return writeback.Exit{}, fmt.Errorf("launch %s: %w", s.Plan.Command, ErrNotHost)
 	}
-	cmd, err := a.command(s.Plan)
+	cmd, err := a.command(s)
 	if err != nil {
 		return writeback.Exit{}, err
 	}
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !missingDir(cmd.Dir) {
-			return writeback.Exit{}, &NotFoundError{Agent: s.Plan.Command, Command: cmd.Path, Err: err}
+			return writeback.Exit{}, notFound(s, cmd.Path, err)
 		}
 		return writeback.Exit{}, fmt.Errorf("launch %s: %w", s.Plan.Command, err)
 	}
@@ -168,8 +164,9 @@ func missingDir(dir string) bool {
 	return err != nil || !fi.IsDir()
 }
 
-// command builds the process of a plan.
-func (a *Agent) command(plan composite.LaunchPlan) (*exec.Cmd, error) {
+// command builds the process of a session's plan.
+func (a *Agent) command(s *sim.Session) (*exec.Cmd, error) {
+	plan := s.Plan
 	c, ok := a.opts.Commands[plan.Command]
 	if !ok {
 		c = Command{Path: plan.Command}
@@ -179,7 +176,7 @@ func (a *Agent) command(plan composite.LaunchPlan) (*exec.Cmd, error) {
 	if !strings.Contains(prog, "/") {
 		found, err := LookPath(prog, getenv(env, "PATH"))
 		if err != nil {
-			return nil, &NotFoundError{Agent: plan.Command, Command: prog, Err: err}
+			return nil, notFound(s, prog, err)
 		}
 		prog = found
 	}

@@ -150,7 +150,11 @@ func TestNotFoundErrorMessage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.agent, func(t *testing.T) {
-			err := &launch.NotFoundError{Agent: tt.agent, Command: tt.command}
+			var hint string
+			if a, err := composite.DefaultRegistry().Lookup(tt.agent); err == nil {
+				hint = composite.InstallHint(a)
+			}
+			err := &launch.NotFoundError{Agent: tt.agent, Command: tt.command, Hint: hint}
 			if got := err.Error(); got != tt.want {
 				t.Errorf("Error() = %q\nwant      %q", got, tt.want)
 			}
@@ -164,6 +168,8 @@ func session(t *testing.T, args ...string) *sim.Session {
 	t.Helper()
 	root := t.TempDir()
 	return &sim.Session{
+		AgentID: "pi",
+		Adapter: composite.Pi{},
 		Plan: composite.LaunchPlan{Command: "pi", Args: args, Env: []composite.EnvVar{
 			{Name: "PLAN_ONLY", Value: "plan"}, {Name: "SHARED", Value: "plan"}, {Name: "PI_CODING_AGENT_DIR", Value: root},
 		}},
@@ -220,7 +226,7 @@ func TestRunMissingCommand(t *testing.T) {
 			if nf.Agent != "pi" || nf.Command != tt.command {
 				t.Errorf("NotFoundError{Agent: %q, Command: %q}, want pi, %q", nf.Agent, nf.Command, tt.command)
 			}
-			if nf.Hint() == "" || !strings.HasSuffix(err.Error(), nf.Hint()) {
+			if nf.Hint == "" || !strings.HasSuffix(err.Error(), nf.Hint) {
 				t.Errorf("message %q lacks the install hint", err)
 			}
 		})

@@ -13,24 +13,28 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
-const usage = `usage:
+// usage returns the command's usage text; the agents are the registry's.
+func usage() string {
+	return `usage:
   vfsim check [--scenarios DIR] [DIR ...]
   vfsim run --fixture DIR|FILE.txtar --scenario FILE [--json] [--overlay]
-  vfsim dry-run [--home DIR] [--project DIR] [--agent pi|claude] [--profile ID] [--strict] [-- args]
+  vfsim dry-run [--home DIR] [--project DIR] [--agent ` + strings.Join(composite.DefaultRegistry().IDs(), "|") + `] [--profile ID] [--strict] [-- args]
   vfsim update [DIR ...]
   vfsim list [DIR ...]
 `
+}
 
 // run is the command; it returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
 	var err error
@@ -47,16 +51,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "list":
 		code, err = list(args[1:], stdout)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	default:
-		fmt.Fprintf(stderr, "vfsim: unknown command %q\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "vfsim: unknown command %q\n%s", args[0], usage())
 		return 2
 	}
 	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "vfsim %s: %v\n%s", args[0], err, usage)
+			fmt.Fprintf(stderr, "vfsim %s: %v\n%s", args[0], err, usage())
 			return 2
 		}
 		fmt.Fprintf(stderr, "vfsim %s: %v\n", args[0], err)

@@ -32,7 +32,7 @@ func dryRun(args []string, stdout io.Writer) (int, error) {
 	f := newFlags("dry-run")
 	home := f.String("home", "", "home directory (default $HOME)")
 	project := f.String("project", "", "project directory (default the working directory)")
-	agent := f.String("agent", "", "agent: pi or claude (default from the settings)")
+	agent := f.String("agent", "", "agent: one of "+strings.Join(composite.DefaultRegistry().IDs(), ", ")+" (default from the settings)")
 	profile := f.String("profile", "", "profile id (default from the settings)")
 	strict := f.Bool("strict", false, "turn warnings into a failure, as --strict does")
 	if err := f.Parse(args); err != nil {

@@ -6,7 +6,7 @@
 //	vfsim run --fixture DIR|FILE.txtar [--scenario FILE] [--json] [--overlay]
 //	vfsim update [DIR ...]                    rewrite expected files from the engine
 //	vfsim list [DIR ...]                      list fixtures and scenarios
-//	vfsim dry-run [--home DIR] [--project DIR] [--agent pi|claude] [--profile ID] [--strict] [-- args]
+//	vfsim dry-run [--home DIR] [--project DIR] [--agent ID] [--profile ID] [--strict] [-- args]
 //
 // Without DIR, check and list use the fixture catalog embedded in the
 // binary, and update rewrites ./fixtures/catalog. A DIR is a fixture (it

@@ -1,0 +1,160 @@
+package composite_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/resolve"
+)
+
+func TestDefaultRegistry(t *testing.T) {
+	t.Parallel()
+	reg := composite.DefaultRegistry()
+	if diff := cmp.Diff([]string{"pi", "claude"}, reg.IDs()); diff != "" {
+		t.Errorf("IDs (-want +got):\n%s", diff)
+	}
+	if got := reg.Agents(); got.Default() != "pi" || !slices.Equal(got.IDs(), reg.IDs()) {
+		t.Errorf("Agents %v default %q, want the registry's ids, pi first", got.IDs(), got.Default())
+	}
+	for _, id := range reg.IDs() {
+		a, err := reg.Lookup(id)
+		if err != nil || a.ID() != id {
+			t.Errorf("Lookup(%q) = %v, %v", id, a, err)
+		}
+	}
+}
+
+// named is an adapter of any id, for registry checks; it plans nothing.
+type named struct {
+	composite.Adapter
+	id, block string
+}
+
+func (n named) ID() string          { return n.id }
+func (n named) BlockSchema() string { return n.block }
+
+func TestNewRegistryRefuses(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		adapters []composite.Adapter
+		want     string
+	}{
+		{"same id twice", []composite.Adapter{composite.Pi{}, named{id: "pi"}}, `agent registry: agent id "pi": given twice`},
+		{"invalid id", []composite.Adapter{named{id: "Big Agent"}}, `agent registry: agent id "Big Agent": not a filesystem-safe id`},
+		{"a control's name", []composite.Adapter{named{id: "provider"}}, `agent registry: agent id "provider": names a generic control`},
+		{"bad block schema", []composite.Adapter{named{id: "x", block: `{"properties": {"a": {"format": "uri"}}}`}}, "agent registry: profile schema:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			reg, err := composite.NewRegistry(tt.adapters...)
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Fatalf("NewRegistry = %v, %v; want an error starting %q", reg, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestPlanLooksTheAgentUpInItsRegistry plans a result resolved for pi with
+// a registry without pi: the plan refuses it, naming the registry's agents.
+func TestPlanLooksTheAgentUpInItsRegistry(t *testing.T) {
+	t.Parallel()
+	reg, err := composite.NewRegistry(composite.Claude{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := world{profiles: map[string]string{"eng": "id: eng\n"}, opts: composite.Options{Registry: reg}}
+	fsys := w.newFS(t)
+	_, err = w.plan(t, fsys)
+	if _, ok := errors.AsType[*resolve.AgentError](err); !ok || err.Error() != "Unknown agent 'pi'. Expected one of: claude." {
+		t.Fatalf("plan error %v, want the registry's unknown agent error", err)
+	}
+	if list, _ := fsys.ReadDir("/tmp"); len(list) != 0 {
+		t.Errorf("the refused plan left %d roots", len(list))
+	}
+}
+
+// TestUnknownAgentBlockIsAControl checks that the block of an agent no
+// adapter is registered for is reported by both adapters with upstream's
+// warning, and never read as their own block.
+func TestUnknownAgentBlockIsAControl(t *testing.T) {
+	t.Parallel()
+	profile := "id: eng\ncontrols:\n  model: generic\n  codex:\n    model: codex-model\n    args: [--codex]\n    environment: {CODEX: \"1\"}\n"
+	for _, agent := range []string{"pi", "claude"} {
+		t.Run(agent, func(t *testing.T) {
+			t.Parallel()
+			w := world{agent: agent, profiles: map[string]string{"eng": profile}}
+			_, r := w.mustPlan(t)
+			want := []string{agent + " adapter cannot translate requested control 'codex'."}
+			if diff := cmp.Diff(want, r.Warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+			if !slices.Contains(r.Plan.Args, "generic") || slices.Contains(r.Plan.Args, "codex-model") || slices.Contains(r.Plan.Args, "--codex") {
+				t.Errorf("args %q: want the generic model and nothing of the codex block", r.Plan.Args)
+			}
+			if _, ok := r.Plan.Getenv("CODEX"); ok {
+				t.Errorf("env %v holds the codex block's variable", r.Plan.Env)
+			}
+		})
+	}
+}
+
+// TestPiWarnsAboutGenericControls checks pi's unsupported-control
+// warnings: generic keys it does not translate are reported (upstream's
+// pi filters the keys against genericControlNames), including
+// allow_external_deepwork_jobs, which only pi's block takes.
+func TestPiWarnsAboutGenericControls(t *testing.T) {
+	t.Parallel()
+	w := world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  temperature: 1\n  model: m\n  allow_external_deepwork_jobs: false\n  claude: {model: c}\n  pi:\n    allow_external_deepwork_jobs: false\n    allowExternalDeepWorkJobs: false\n    deepwork: {jobs: []}\n    review_mode: x\n"}}
+	_, r := w.mustPlan(t)
+	want := []string{
+		"pi adapter cannot translate requested control 'allow_external_deepwork_jobs'.",
+		"pi adapter cannot translate requested control 'temperature'.",
+		"pi adapter cannot translate requested control 'pi.review_mode'.",
+	}
+	if diff := cmp.Diff(want, r.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// TestPiExternalDeepworkJobs checks where pi reads
+// allow_external_deepwork_jobs: from the controls merged for pi, its
+// block's value winning over the generic one, as upstream does.
+func TestPiExternalDeepworkJobs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, controls string
+		external       bool
+	}{
+		{"pi block", "pi: {allow_external_deepwork_jobs: true}", true},
+		{"camelCase in the pi block", "pi: {allowExternalDeepWorkJobs: true}", true},
+		{"generic", "allow_external_deepwork_jobs: true", true},
+		{"the block wins", "allow_external_deepwork_jobs: true\n  pi: {allow_external_deepwork_jobs: false}", false},
+		{"unset", "model: m", false},
+		{"another agent's block", "claude: {allow_external_deepwork_jobs: true}", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			eng := home + "/.outfitter/profiles/eng"
+			w := world{
+				profiles: map[string]string{"eng": "id: eng\ncontrols:\n  environment: {DEEPWORK_ADDITIONAL_JOBS_FOLDERS: /ext}\n  " + tt.controls + "\n"},
+				files:    map[string]string{eng + "/deepwork/jobs/j/job.yml": "name: j\n"},
+			}
+			_, r := w.mustPlan(t)
+			want := eng + "/deepwork/jobs"
+			if tt.external {
+				want = "/ext:" + want
+			}
+			if got, _ := r.Plan.Getenv("DEEPWORK_ADDITIONAL_JOBS_FOLDERS"); got != want {
+				t.Errorf("DEEPWORK_ADDITIONAL_JOBS_FOLDERS = %q, want %q", got, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,182 @@
+package resolve
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// Agent describes one agent to the resolver: the id that --agent and
+// default_agent name and that keys the agent's controls block, and what
+// that block accepts.
+type Agent struct {
+	// ID is the agent id. It follows the profile id syntax ([ValidID]) and
+	// must not name a generic control (model, deepwork, …).
+	ID string
+	// Block is a JSON Schema object, as JSON text, that the agent's
+	// controls block must satisfy besides the controls every agent block
+	// takes (the profile schema's #/$defs/agentControls), for example
+	// {"properties": {"allow_external_deepwork_jobs": {"type": "boolean"}}}.
+	// It may refer to the profile schema's definitions ("#/$defs/strings")
+	// and must not have a $ref of its own; "" adds nothing.
+	Block string
+}
+
+// Agents is the ordered set of agents a resolution knows, the first being
+// the default agent. It decides what the documents may say about agents:
+// default_agent must name one of them, and each one's controls block
+// (controls.<id>) is checked against the agent's schema, gets the
+// camelCase twins of its controls and a typed view ([Controls].Agents).
+// Any other key of controls is an ordinary control, kept as written. [Load]
+// selects one of them for the run.
+//
+// An *Agents is immutable and safe for concurrent use. The nil *Agents
+// knows no agent: every default_agent is invalid and [Load] fails with an
+// [*AgentError]. Package composite builds the set from its adapters.
+type Agents struct {
+	ids     []string
+	schemas *schemaSet
+}
+
+// NewAgents returns the set of the given agents, in order. It fails when
+// an id is invalid, repeated or the name of a generic control, or when a
+// block schema does not compile.
+func NewAgents(agents ...Agent) (*Agents, error) {
+	a := &Agents{}
+	for _, ag := range agents {
+		if !ValidID(ag.ID) {
+			return nil, fmt.Errorf("agent id %q: not a filesystem-safe id", ag.ID)
+		}
+		if slices.Contains(a.ids, ag.ID) {
+			return nil, fmt.Errorf("agent id %q: given twice", ag.ID)
+		}
+		a.ids = append(a.ids, ag.ID)
+	}
+	s, err := compileSchemas(agents)
+	if err != nil {
+		return nil, err
+	}
+	a.schemas = s
+	return a, nil
+}
+
+// IDs returns the agent ids in order; the first is the default agent.
+func (a *Agents) IDs() []string {
+	if a == nil {
+		return nil
+	}
+	return slices.Clone(a.ids)
+}
+
+// Default returns the default agent's id, "" for a set without agents.
+func (a *Agents) Default() string {
+	if a == nil || len(a.ids) == 0 {
+		return ""
+	}
+	return a.ids[0]
+}
+
+// Has reports whether id is one of the agents.
+func (a *Agents) Has(id string) bool { return a != nil && slices.Contains(a.ids, id) }
+
+// list returns the ids without copying them; callers only read.
+func (a *Agents) list() []string {
+	if a == nil {
+		return nil
+	}
+	return a.ids
+}
+
+// schemaSet returns the compiled schemas of the set.
+func (a *Agents) schemaSet() *schemaSet {
+	if a == nil {
+		return noAgentSchemas()
+	}
+	return a.schemas
+}
+
+// noAgentSchemas are the schemas of the set without agents.
+var noAgentSchemas = sync.OnceValue(func() *schemaSet {
+	s, err := compileSchemas(nil)
+	if err != nil {
+		panic(fmt.Sprintf("resolve: embedded schemas: %v", err)) // fixed at build time
+	}
+	return s
+})
+
+// composeSchemas returns the settings and profile schema documents for
+// agents: the embedded schemas with default_agent's enum listing the ids
+// and one block per agent under controls.
+func composeSchemas(agents []Agent) (settings, profile []byte, err error) {
+	settingsDoc, err := embeddedSchema(settingsSchema.file())
+	if err != nil {
+		return nil, nil, err
+	}
+	profileDoc, err := embeddedSchema(profileSchema.file())
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]any, len(agents))
+	for i, ag := range agents {
+		ids[i] = ag.ID
+	}
+	defaultAgent, err := member(settingsDoc, "properties", "default_agent")
+	if err != nil {
+		return nil, nil, fmt.Errorf("settings schema: %w", err)
+	}
+	defaultAgent["enum"] = ids
+	controls, err := member(profileDoc, "properties", "controls", "properties")
+	if err != nil {
+		return nil, nil, fmt.Errorf("profile schema: %w", err)
+	}
+	for _, ag := range agents {
+		if _, taken := controls[ag.ID]; taken {
+			return nil, nil, fmt.Errorf("agent id %q: names a generic control", ag.ID)
+		}
+		block := map[string]any{}
+		if ag.Block != "" {
+			if err := json.Unmarshal([]byte(ag.Block), &block); err != nil {
+				return nil, nil, fmt.Errorf("agent %q: block schema: %w", ag.ID, err)
+			}
+			if _, ok := block["$ref"]; ok {
+				return nil, nil, fmt.Errorf("agent %q: block schema: has a $ref of its own", ag.ID)
+			}
+		}
+		block["$ref"] = "#/$defs/agentControls"
+		controls[ag.ID] = block
+	}
+	if settings, err = json.Marshal(settingsDoc); err != nil {
+		return nil, nil, err
+	}
+	if profile, err = json.Marshal(profileDoc); err != nil {
+		return nil, nil, err
+	}
+	return settings, profile, nil
+}
+
+// embeddedSchema decodes one of the embedded schema files.
+func embeddedSchema(name string) (map[string]any, error) {
+	data, err := schemaFiles.ReadFile("schema/" + name)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return doc, nil
+}
+
+// member walks doc along the keys, each naming an object.
+func member(doc map[string]any, keys ...string) (map[string]any, error) {
+	cur := doc
+	for i, k := range keys {
+		next, ok := cur[k].(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%v: not an object", keys[:i+1])
+		}
+		cur = next
+	}
+	return cur, nil
+}
