@@ -1,12 +1,12 @@
 package composite_test
 
 import (
-	"github.com/outfitter-go/vfsim/fixtures/golden"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/composite"
-	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/golden"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
@@ -19,7 +19,7 @@ const benchFixture = "heavily_overridden_engineering"
 func benchPlanMaterialize(b *testing.B, fsys composite.FS) {
 	b.Helper()
 	must(b, fsys.MkdirAll("/tmp", 0o755))
-	res, err := resolve.Load(fsys.(resolve.FS), resolve.Options{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, ProfileID: "engineering", AgentID: "pi", Agents: composite.DefaultRegistry().Agents()})
+	res, err := resolve.Load(fsys.(resolve.FS), resolve.Options{Home: report.HomeRoot, Project: report.ProjectRoot, ProfileID: "engineering", AgentID: "pi", Agents: composite.DefaultRegistry().Agents()})
 	must(b, err)
 	rng := rand.NewChaCha8([32]byte{3})
 	b.ResetTimer()
@@ -46,7 +46,7 @@ func BenchmarkPlanMaterialize(b *testing.B) {
 	})
 	b.Run("osfs", func(b *testing.B) {
 		fsys := osfs.NewRooted(b.TempDir())
-		must(b, vfs.CopyTree(fsys, fixtures.FixtureRoot, fx.Clone(), fixtures.FixtureRoot))
+		must(b, vfs.CopyTree(fsys, report.FixtureRoot, fx.Clone(), report.FixtureRoot))
 		benchPlanMaterialize(b, fsys)
 	})
 }

@@ -3,7 +3,6 @@ package composite_test
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/outfitter-go/vfsim/fixtures/golden"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -12,7 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/outfitter-go/vfsim/composite"
-	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/golden"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -76,7 +76,7 @@ func tokenize(s, root string) string {
 	if s == root {
 		return "<composite-profile>"
 	}
-	for _, r := range [][2]string{{root, "<composite-profile>"}, {fixtures.HomeRoot, "<home>"}, {fixtures.ProjectRoot, "<project>"}, {fixtures.CacheRoot, "<cache>"}, {fixtures.FixtureRoot, "<fixture>"}} {
+	for _, r := range [][2]string{{root, "<composite-profile>"}, {report.HomeRoot, "<home>"}, {report.ProjectRoot, "<project>"}, {report.CacheRoot, "<cache>"}, {report.FixtureRoot, "<fixture>"}} {
 		s = strings.ReplaceAll(s, r[0], r[1])
 	}
 	return s
@@ -116,7 +116,7 @@ func TestUpstreamCaptures(t *testing.T) {
 			must(t, fsys.MkdirAll("/tmp", 0o1777))
 			rng := rand.NewChaCha8([32]byte{1})
 			for i, run := range c.Runs {
-				res, err := resolve.Load(fsys, resolve.Options{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot,
+				res, err := resolve.Load(fsys, resolve.Options{Home: report.HomeRoot, Project: report.ProjectRoot,
 					ProfileID: run.Options.ProfileID, AgentID: run.Options.AgentID, Agents: composite.DefaultRegistry().Agents(), CreateConventionalDirs: true})
 				must(t, err)
 				r, err := composite.Plan(fsys, composite.Request{Result: res, PassThrough: run.Options.PassThrough, Strict: run.Options.Strict, Cwd: "/work"},

@@ -32,7 +32,7 @@ func BenchmarkRandomScenario(b *testing.B) {
 	for b.Loop() {
 		j := jobs[n%len(jobs)]
 		n++
-		if _, err := sim.Run(context.Background(), j.fx, j.sc, opts); err != nil {
+		if _, err := sim.RunScenario(context.Background(), j.fx, j.sc, opts); err != nil {
 			b.Fatal(err)
 		}
 	}

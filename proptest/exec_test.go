@@ -3,10 +3,11 @@ package proptest_test
 import (
 	"context"
 	"fmt"
-	"github.com/outfitter-go/vfsim/resolve"
 
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/proptest"
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/writeback"
@@ -66,7 +67,7 @@ func (h harness) execute(t TB, w proptest.World) *execution {
 	ex := &execution{world: w, runs: make([]*runObs, len(w.Runs))}
 	next := 0
 	opts := sim.ScenarioOptions{Mount: h.mount, Options: sim.Options{Cache: h.cache}}
-	opts.Agent = func(fixtures.Run) sim.Agent {
+	opts.Agent = func(fixtures.AgentRun) sim.Agent {
 		obs := &runObs{}
 		ex.runs[next] = obs
 		var a sim.Agent = observer(w.Runs[next].Ops, obs)
@@ -76,10 +77,10 @@ func (h harness) execute(t TB, w proptest.World) *execution {
 		}
 		return a
 	}
-	if ex.before, err = vfs.Snapshot(fx.Clone(), fixtures.FixtureRoot); err != nil {
+	if ex.before, err = vfs.Snapshot(fx.Clone(), report.FixtureRoot); err != nil {
 		t.Fatalf("snapshot fixture: %v", err)
 	}
-	out, err := sim.Run(context.Background(), fx, sc, opts)
+	out, err := sim.RunScenario(context.Background(), fx, sc, opts)
 	if err != nil {
 		t.Fatalf("run world: %v", err)
 	}
@@ -87,7 +88,7 @@ func (h harness) execute(t TB, w proptest.World) *execution {
 		h.result(out)
 	}
 	ex.out = out
-	if ex.after, err = vfs.Snapshot(out.FS, fixtures.FixtureRoot); err != nil {
+	if ex.after, err = vfs.Snapshot(out.FS, report.FixtureRoot); err != nil {
 		t.Fatalf("snapshot fixture: %v", err)
 	}
 	return ex
@@ -113,11 +114,11 @@ func observer(ops []proptest.Op, obs *runObs) sim.Agent {
 		for _, op := range ops {
 			var before vfs.Tree
 			if op.Op.Op == fixtures.OpRefresh {
-				before, _ = vfs.Snapshot(s.FS, fixtures.FixtureRoot)
+				before, _ = vfs.Snapshot(s.FS, report.FixtureRoot)
 			}
 			e, err := sim.Script{Ops: []fixtures.Op{op.Op}}.Run(ctx, s)
 			if op.Op.Op == fixtures.OpRefresh {
-				after, _ := vfs.Snapshot(s.FS, fixtures.FixtureRoot)
+				after, _ := vfs.Snapshot(s.FS, report.FixtureRoot)
 				obs.refreshChanges = append(obs.refreshChanges, deltaPaths(vfs.Diff(before, after))...)
 			}
 			if err != nil {

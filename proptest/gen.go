@@ -8,6 +8,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 )
 
 // The tiny alphabets of generated worlds: few ids and few paths, so that
@@ -249,7 +250,7 @@ func OpGen(profiles []Profile) *rapid.Generator[Op] {
 			p := profiles[i]
 			p.Controls.Model = rapid.SampledFrom([]string{"e1", "e2"}).Draw(t, "edited_model")
 			op.Profile, op.Edited = i, &p
-			op.Op.Path = fixtures.TokenFixture + "/" + p.ProfileFile()
+			op.Op.Path = report.TokenFixture + "/" + p.ProfileFile()
 			op.Op.Data = p.YAML()
 		}
 		return op

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/proptest"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -44,7 +44,7 @@ func copyBack(a sim.Agent) sim.Agent {
 	return sim.AgentFunc(func(ctx context.Context, s *sim.Session) (writeback.Exit, error) {
 		exit, err := a.Run(ctx, s)
 		if data, rerr := s.FS.ReadFile(s.Root + "/u.txt"); rerr == nil {
-			native := fixtures.HomeRoot + "/.outfitter-copied"
+			native := report.HomeRoot + "/.outfitter-copied"
 			if merr := s.FS.MkdirAll(native, 0o755); merr == nil {
 				_ = s.FS.WriteFile(native+"/u.txt", data, 0o644)
 			}
@@ -62,7 +62,7 @@ func (l lowerLinks) Symlink(oldname, newname string) error {
 	if i := strings.Index(oldname, "/cli_specific/"); i >= 0 {
 		suffix := oldname[i:]
 		for _, loc := range proptest.Locs() {
-			dir := fixtures.FixtureRoot + "/" + loc.Dir()
+			dir := report.FixtureRoot + "/" + loc.Dir()
 			entries, err := l.ReadDir(dir)
 			if err != nil {
 				continue

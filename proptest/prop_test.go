@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/outfitter-go/vfsim/resolve"
 	"os"
 	"strings"
 	"testing"
@@ -12,7 +11,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/proptest"
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
@@ -175,7 +176,7 @@ func precedence(t TB, h harness, w proptest.World) ([]string, proptest.World) {
 				}
 				continue
 			}
-			want := fixtures.FixtureRoot + "/" + s.model.source[d.key]
+			want := report.FixtureRoot + "/" + s.model.source[d.key]
 			if !isLink || e.Target != want {
 				problems = append(problems, fmt.Sprintf("run %d: %s links to %q, want %q", i, d.key, e.Target, want))
 			}
@@ -329,7 +330,7 @@ func onDisk(dirs *[]string) func(mem *vfs.MemFS) (sim.FS, error) {
 		}
 		*dirs = append(*dirs, dir)
 		o := osfs.NewRooted(dir)
-		for _, root := range []string{fixtures.FixtureRoot, "/tmp"} {
+		for _, root := range []string{report.FixtureRoot, "/tmp"} {
 			if err := vfs.CopyTree(o, root, mem, root); err != nil {
 				return nil, err
 			}

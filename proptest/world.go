@@ -392,9 +392,9 @@ func (w World) Txtar() []byte {
 
 // Scenario renders the world's runs as a scenario for [fixtures.ParseScenario].
 func (w World) Scenario() *fixtures.Scenario {
-	sc := &fixtures.Scenario{Name: w.Name, Fixture: w.Name, Runs: []fixtures.Run{}}
+	sc := &fixtures.Scenario{Name: w.Name, Fixture: w.Name, Runs: []fixtures.AgentRun{}}
 	for _, r := range w.Runs {
-		fr := fixtures.Run{Agent: r.Agent, Profile: r.Profile, Strict: r.Strict, Interactive: r.Interactive, Answers: r.Answers}
+		fr := fixtures.AgentRun{Agent: r.Agent, Profile: r.Profile, Strict: r.Strict, Interactive: r.Interactive, Answers: r.Answers}
 		for _, op := range r.Ops {
 			fr.Ops = append(fr.Ops, op.Op)
 		}

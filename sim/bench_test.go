@@ -8,6 +8,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/fixtures/golden"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -27,7 +28,7 @@ func onDisk(tb testing.TB) (mount func(mem *vfs.MemFS) (sim.FS, error), clean fu
 		}
 		made = append(made, dir)
 		o := osfs.NewRooted(dir)
-		for _, d := range []string{fixtures.FixtureRoot, "/tmp"} {
+		for _, d := range []string{report.FixtureRoot, "/tmp"} {
 			if err := vfs.CopyTree(o, d, mem, d); err != nil {
 				return nil, err
 			}
@@ -51,7 +52,7 @@ func benchScenario(b *testing.B, fx *fixtures.Fixture, sc *fixtures.Scenario, op
 	b.Helper()
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := sim.Run(context.Background(), fx, sc, opts)
+		out, err := sim.RunScenario(context.Background(), fx, sc, opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -144,7 +145,7 @@ func BenchmarkUpstreamAll(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, j := range jobs {
-			out, err := sim.Run(context.Background(), j.fx, j.sc, opts)
+			out, err := sim.RunScenario(context.Background(), j.fx, j.sc, opts)
 			if err != nil || !out.Passed() {
 				b.Fatalf("%s: %v %s", j.sc.Name, err, out.Failure())
 			}

@@ -16,10 +16,10 @@
 //
 // # Scenarios
 //
-// [Run] mounts a loaded fixture (package fixtures) in a private clone of
-// its memory file system, applies the scenario's before ops, executes each
-// run in order on the same tree, evaluates the after checks and compares
-// every run with its expectations. The [Report] is the run report of the
+// [RunScenario] mounts a loaded fixture (package fixtures) in a private
+// clone of its memory file system, applies the scenario's before ops,
+// executes each run in order on the same tree, evaluates the after checks
+// and compares every run with its expectations. The [Report] is the run report of the
 // fixtures contract: launch plan, composite at launch, warnings, error and
 // the durable difference of the fixture tree, deterministic for the same
 // inputs. [ScenarioOptions].Mount runs the same scenario on another

@@ -10,7 +10,7 @@ import (
 
 // A scenario runs on a fixture loaded from a txtar archive, entirely in
 // memory; the report says what reached durable storage.
-func ExampleRun() {
+func ExampleRunScenario() {
 	fx, err := fixtures.LoadTxtar([]byte(`
 -- README.md --
 A one-profile project.
@@ -39,7 +39,7 @@ controls:
 		fmt.Println(err)
 		return
 	}
-	out, err := sim.Run(context.Background(), fx, sc, sim.ScenarioOptions{})
+	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

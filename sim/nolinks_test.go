@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/aferofs"
@@ -27,13 +28,13 @@ func TestBackendWithoutLinks(t *testing.T) {
 	}
 	mem := fx.Clone()
 	noLinks := aferofs.ToVFS(afero.NewMemMapFs()).(sim.FS)
-	if err := vfs.CopyTree(noLinks, fixtures.FixtureRoot, mem, fixtures.FixtureRoot); err != nil {
+	if err := vfs.CopyTree(noLinks, report.FixtureRoot, mem, report.FixtureRoot); err != nil {
 		t.Fatal(err)
 	}
 	if err := noLinks.MkdirAll("/tmp", 0o777); err != nil {
 		t.Fatal(err)
 	}
-	spec := sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, Agent: "pi", Profile: "code-audit"}
+	spec := sim.Spec{Home: report.HomeRoot, Project: report.ProjectRoot, Agent: "pi", Profile: "code-audit"}
 	agent := sim.AgentFunc(func(context.Context, *sim.Session) (w writeback.Exit, err error) {
 		t.Error("the agent ran although the baseline cannot be taken")
 		return w, nil

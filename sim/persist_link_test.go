@@ -51,7 +51,7 @@ state_persistence:
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := sim.Run(context.Background(), fx, sc, sim.ScenarioOptions{})
+	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

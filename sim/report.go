@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/outfitter-go/vfsim/composite"
-	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
@@ -21,21 +21,21 @@ type Report struct {
 	// Durable is the difference of the fixture tree (composite roots
 	// excluded) between load, after the before ops, and the end of the
 	// last run; paths are relative to <fixture>.
-	Durable fixtures.DeltaJSON `json:"durable"`
+	Durable report.Delta `json:"durable"`
 }
 
 // RunReport is the report of one run. Launch-time fields are present
 // whenever the run got as far as the launch.
 type RunReport struct {
-	ProfileID         string                        `json:"profileId,omitempty"`
-	AgentID           string                        `json:"agentId,omitempty"`
-	Launch            *Launch                       `json:"launch,omitempty"`
-	GeneratedProfile  json.RawMessage               `json:"generatedProfile,omitempty"`
-	Summary           *Summary                      `json:"summary,omitempty"`
-	CompositeAtLaunch map[string]fixtures.EntryJSON `json:"compositeAtLaunch,omitempty"`
-	Warnings          []string                      `json:"warnings"`
-	Error             *string                       `json:"error"`
-	ExitCode          int                           `json:"exitCode"`
+	ProfileID         string                  `json:"profileId,omitempty"`
+	AgentID           string                  `json:"agentId,omitempty"`
+	Launch            *Launch                 `json:"launch,omitempty"`
+	GeneratedProfile  json.RawMessage         `json:"generatedProfile,omitempty"`
+	Summary           *Summary                `json:"summary,omitempty"`
+	CompositeAtLaunch map[string]report.Entry `json:"compositeAtLaunch,omitempty"`
+	Warnings          []string                `json:"warnings"`
+	Error             *string                 `json:"error"`
+	ExitCode          int                     `json:"exitCode"`
 }
 
 // Launch is the tokenized launch plan of a run.
@@ -92,7 +92,7 @@ func ReportOf(r *Result) RunReport {
 	if !r.Launched {
 		return rr
 	}
-	tok := fixtures.Tokens{Composite: r.Root}
+	tok := report.Tokens{Composite: r.Root}
 	env := make(Env, len(r.Plan.Env))
 	for i, v := range r.Plan.Env {
 		env[i] = composite.EnvVar{Name: v.Name, Value: tok.Tokenize(v.Value)}
@@ -103,7 +103,7 @@ func ReportOf(r *Result) RunReport {
 	}
 	rr.Launch = &Launch{Command: r.Plan.Command, Args: args, Env: env}
 	rr.GeneratedProfile = rawJSON(r.GeneratedProfile)
-	rr.CompositeAtLaunch = fixtures.ProjectTree(r.AtLaunch, tok)
+	rr.CompositeAtLaunch = report.ProjectTree(r.AtLaunch, tok)
 	s := &Summary{
 		LaunchCommand: r.Plan.Command, LaunchArgs: args, LaunchEnv: env,
 		GeneratedProfile: rr.GeneratedProfile, StateTargets: make(map[string]string, links(rr.CompositeAtLaunch)),
@@ -125,7 +125,7 @@ func ReportOf(r *Result) RunReport {
 }
 
 // links counts the symbolic links of a projected tree.
-func links(t map[string]fixtures.EntryJSON) int {
+func links(t map[string]report.Entry) int {
 	n := 0
 	for _, e := range t {
 		if e.Type == vfs.TypeSymlink {
@@ -137,7 +137,7 @@ func links(t map[string]fixtures.EntryJSON) int {
 
 // rawJSON returns data as a JSON value, or nil when it is not JSON.
 func rawJSON(data []byte) json.RawMessage {
-	compact, ok := fixtures.CompactJSON(data)
+	compact, ok := report.CompactJSON(data)
 	if !ok {
 		return nil
 	}

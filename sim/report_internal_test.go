@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/diff"
 )
 
 // TestSummaryValueMatchesJSON checks that the summary's value compares
@@ -19,7 +20,7 @@ func TestSummaryValueMatchesJSON(t *testing.T) {
 	checked := 0
 	for _, fx := range fxs {
 		for _, sc := range fx.Scenarios() {
-			out, err := Run(context.Background(), fx, sc, ScenarioOptions{})
+			out, err := RunScenario(context.Background(), fx, sc, ScenarioOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,7 +36,7 @@ func TestSummaryValueMatchesJSON(t *testing.T) {
 				if err := json.Unmarshal(data, &want); err != nil {
 					t.Fatal(err)
 				}
-				if ms := fixtures.DiffJSON("", want, rr.Summary.value()); len(ms) > 0 {
+				if ms := diff.JSON("", want, rr.Summary.value()); len(ms) > 0 {
 					t.Errorf("%s run %d: summary value differs from its JSON: %v", sc.Name, i, ms)
 				}
 				checked++

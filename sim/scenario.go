@@ -10,10 +10,12 @@ import (
 	"strings"
 
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/diff"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
-// ScenarioOptions configures [Run]. The zero value is deterministic: the
+// ScenarioOptions configures [RunScenario]. The zero value is deterministic: the
 // random source is seeded from the scenario's name, the clock is the
 // fixtures' load time.
 type ScenarioOptions struct {
@@ -23,7 +25,7 @@ type ScenarioOptions struct {
 	Seed uint64
 	// Agent, when not nil, replaces the scenario's scripted agent (the
 	// scenario's ops are then not run).
-	Agent func(run fixtures.Run) Agent
+	Agent func(run fixtures.AgentRun) Agent
 	// Mount, when not nil, moves the run onto another file system: it gets
 	// the fixture's memory FS, after the before ops and with the
 	// temporary directory, and returns the FS to run on (typically a copy
@@ -39,7 +41,7 @@ type Mismatch struct {
 	Scenario string
 	// Run is the run's index, or -1 for the after checks.
 	Run int
-	fixtures.Mismatch
+	diff.Mismatch
 }
 
 // String names the scenario, the run and the field, with the difference.
@@ -63,15 +65,15 @@ type Outcome struct {
 	FS FS
 }
 
-// Run runs a scenario on a private clone of the fixture: the before ops,
+// RunScenario runs a scenario on a private clone of the fixture: the before ops,
 // every run in order on the same tree (each with the scripted agent of its
 // ops), then the after checks; it compares every run with its
 // expectations and reports the durable difference. The error is for a
 // scenario that cannot be run (a before op that fails, an expected file
 // that is missing); failed expectations are mismatches.
-func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts ScenarioOptions) (*Outcome, error) {
+func RunScenario(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts ScenarioOptions) (*Outcome, error) {
 	if fx == nil || sc == nil {
-		panic("sim: Run needs a fixture and a scenario")
+		panic("sim: RunScenario needs a fixture and a scenario")
 	}
 	fsys := fx.Clone()
 	// The simulated machine has a temporary directory, like any machine.
@@ -111,11 +113,11 @@ func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts 
 	out := &Outcome{Report: &Report{Scenario: sc.Name, Runs: []RunReport{}}, FS: target}
 	for i, run := range sc.Runs {
 		spec := Spec{
-			Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot,
+			Home: report.HomeRoot, Project: report.ProjectRoot,
 			Agent: run.Agent, Profile: run.Profile, Strict: run.Strict,
 			Args: run.Args, Interactive: run.Interactive,
 		}
-		var agent Agent = Script{Ops: run.Ops}
+		var agent Agent = Script{Ops: run.Ops, Pointer: fmt.Sprintf("/runs/%d/ops", i)}
 		if opts.Agent != nil {
 			agent = opts.Agent(run)
 		}
@@ -138,11 +140,11 @@ func Run(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenario, opts 
 	for _, m := range sc.CheckAfter(target, pristine) {
 		out.Mismatches = append(out.Mismatches, Mismatch{Scenario: sc.Name, Run: -1, Mismatch: m})
 	}
-	delta, err := fixtures.DiffDurable(pristine, target)
+	delta, err := report.DiffDurable(pristine, target)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: durable diff: %w", sc.Name, err)
 	}
-	out.Report.Durable = fixtures.ProjectDelta(delta, fixtures.Tokens{})
+	out.Report.Durable = report.ProjectDelta(delta, report.Tokens{})
 	return out, nil
 }
 

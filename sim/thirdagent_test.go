@@ -138,7 +138,7 @@ func runThird(t *testing.T, fx *fixtures.Fixture, run string, opts sim.Options) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := sim.Run(context.Background(), fx, sc, sim.ScenarioOptions{Options: opts})
+	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{Options: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,8 +309,8 @@ func TestThirdAgentSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := sim.ScenarioOptions{Options: sim.Options{Registry: thirdAgentRegistry(t)}, Agent: func(fixtures.Run) sim.Agent { return agent }}
-	if _, err := sim.Run(context.Background(), fx, sc, opts); err != nil {
+	opts := sim.ScenarioOptions{Options: sim.Options{Registry: thirdAgentRegistry(t)}, Agent: func(fixtures.AgentRun) sim.Agent { return agent }}
+	if _, err := sim.RunScenario(context.Background(), fx, sc, opts); err != nil {
 		t.Fatal(err)
 	}
 	if hint != "Install Acme Code from https://acme.invalid." {

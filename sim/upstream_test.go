@@ -10,8 +10,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/diff"
 	"github.com/outfitter-go/vfsim/fixtures/golden"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -23,14 +26,14 @@ type capture struct {
 			Args    []string          `json:"args"`
 			Env     map[string]string `json:"env"`
 		} `json:"launchPlan"`
-		CompositeAtLaunch map[string]fixtures.EntryJSON `json:"compositeAtLaunch"`
+		CompositeAtLaunch map[string]report.Entry `json:"compositeAtLaunch"`
 		Result            *struct {
 			Warnings []string `json:"warnings"`
 			ExitCode int      `json:"exitCode"`
 		} `json:"result"`
 		Error *string `json:"error"`
 	} `json:"runs"`
-	FixtureAtCleanup fixtures.DeltaJSON `json:"fixtureAtCleanup"`
+	FixtureAtCleanup report.Delta `json:"fixtureAtCleanup"`
 }
 
 // compared tells which composite entries are compared with a capture: all
@@ -70,7 +73,7 @@ func TestUpstreamConformance(t *testing.T) {
 			// working directory, outside the fixture: a relative claude
 			// session_directory was created there (spec Q3).
 			opts := sim.ScenarioOptions{Options: sim.Options{Cwd: "/upstream-cwd"}}
-			out, err := sim.Run(context.Background(), fx, sc, opts)
+			out, err := sim.RunScenario(context.Background(), fx, sc, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +119,7 @@ func TestUpstreamConformance(t *testing.T) {
 						t.Errorf("run %d: composite entry %s missing at launch", i, p)
 						continue
 					}
-					for _, m := range fixtures.CompareEntry("/compositeAtLaunch/"+p, want, got) {
+					for _, m := range diff.Entry("/compositeAtLaunch/"+p, want, got) {
 						t.Errorf("run %d: %s", i, m)
 					}
 				}
@@ -138,15 +141,15 @@ func TestUpstreamConformance(t *testing.T) {
 			}
 			// The capture's durable diff starts from the fixture as
 			// checked in, before the scenario's before ops.
-			before, err := fixtures.SnapshotDurable(fx.Clone())
+			before, err := report.SnapshotDurable(fx.Clone())
 			if err != nil {
 				t.Fatal(err)
 			}
-			after, err := fixtures.SnapshotDurable(out.FS)
+			after, err := report.SnapshotDurable(out.FS)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ours := fixtures.ProjectDelta(vfs.Diff(before, after), fixtures.Tokens{})
+			ours := report.ProjectDelta(vfs.Diff(before, after), report.Tokens{})
 			compareDelta(t, c.FixtureAtCleanup, ours)
 		})
 	}
@@ -155,9 +158,9 @@ func TestUpstreamConformance(t *testing.T) {
 	}
 }
 
-func compareDelta(t *testing.T, want, got fixtures.DeltaJSON) {
+func compareDelta(t *testing.T, want, got report.Delta) {
 	t.Helper()
-	keys := func(m map[string]fixtures.EntryJSON) []string {
+	keys := func(m map[string]report.Entry) []string {
 		var out []string
 		for k := range m {
 			out = append(out, k)
@@ -170,7 +173,7 @@ func compareDelta(t *testing.T, want, got fixtures.DeltaJSON) {
 	}
 	for p, w := range want.Added {
 		if g, ok := got.Added[p]; ok {
-			for _, m := range fixtures.CompareEntry("/durable/added/"+p, w, g) {
+			for _, m := range diff.Entry("/durable/added/"+p, w, g) {
 				t.Error(m)
 			}
 		}
@@ -189,7 +192,7 @@ func compareDelta(t *testing.T, want, got fixtures.DeltaJSON) {
 	}
 	for p, w := range want.Changed {
 		if g, ok := got.Changed[p]; ok {
-			for _, m := range fixtures.CompareEntry("/durable/changed/"+p+"/after", w.After, g.After) {
+			for _, m := range diff.Entry("/durable/changed/"+p+"/after", w.After, g.After) {
 				t.Error(m)
 			}
 		}

@@ -14,8 +14,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/sim/launch"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -80,11 +82,11 @@ type view struct {
 	Command            string
 	Args               []string
 	Env                []composite.EnvVar
-	AtLaunch           map[string]fixtures.EntryJSON
+	AtLaunch           map[string]report.Entry
 	Warnings           []string
 	Err                string
 	ExitCode           int
-	Durable            fixtures.DeltaJSON
+	Durable            report.Delta
 }
 
 // viewOf projects a result and the durable delta. strip removes the host
@@ -97,7 +99,7 @@ func viewOf(res *sim.Result, durable vfs.Delta, strip string) view {
 		}
 		return strings.ReplaceAll(s, strip, "")
 	}
-	tok := fixtures.Tokens{Composite: unhost(res.Root)}
+	tok := report.Tokens{Composite: unhost(res.Root)}
 	v := view{ProfileID: res.ProfileID, AgentID: res.AgentID, Command: res.Plan.Command, ExitCode: res.ExitCode}
 	for _, a := range res.Plan.Args {
 		v.Args = append(v.Args, tok.Tokenize(unhost(a)))
@@ -122,13 +124,13 @@ func viewOf(res *sim.Result, durable vfs.Delta, strip string) view {
 		}
 		return out
 	}
-	v.AtLaunch = fixtures.ProjectTree(unhostTree(res.AtLaunch), tok)
+	v.AtLaunch = report.ProjectTree(unhostTree(res.AtLaunch), tok)
 	d := vfs.Delta{Added: unhostTree(durable.Added), Changed: map[string]vfs.Change{}, Removed: durable.Removed}
 	for p, c := range durable.Changed {
 		both := unhostTree(vfs.Tree{"b": c.Before, "a": c.After})
 		d.Changed[p] = vfs.Change{Before: both["b"], After: both["a"]}
 	}
-	v.Durable = fixtures.ProjectDelta(d, fixtures.Tokens{})
+	v.Durable = report.ProjectDelta(d, report.Tokens{})
 	return v
 }
 
@@ -181,7 +183,7 @@ func TestEndToEndMatchesMemory(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			spec := sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, Agent: tt.agent, Args: tt.args}
+			spec := sim.Spec{Home: report.HomeRoot, Project: report.ProjectRoot, Agent: tt.agent, Args: tt.args}
 
 			// In memory.
 			mem := fx.Clone()
@@ -196,7 +198,7 @@ func TestEndToEndMatchesMemory(t *testing.T) {
 			host := t.TempDir()
 			hostFS := osfs.New()
 			src := fx.Clone()
-			if err := vfs.CopyTree(hostFS, host+fixtures.FixtureRoot, src, fixtures.FixtureRoot); err != nil {
+			if err := vfs.CopyTree(hostFS, host+report.FixtureRoot, src, report.FixtureRoot); err != nil {
 				t.Fatal(err)
 			}
 			if err := hostFS.Mkdir(host+"/tmp", 0o755); err != nil {
@@ -205,9 +207,9 @@ func TestEndToEndMatchesMemory(t *testing.T) {
 			rooted := osfs.NewRooted(host)
 			hostBefore := durableSnapshot(t, rooted)
 			hostSpec := spec
-			hostSpec.Home, hostSpec.Project = host+fixtures.HomeRoot, host+fixtures.ProjectRoot
+			hostSpec.Home, hostSpec.Project = host+report.HomeRoot, host+report.ProjectRoot
 			opts := seeded(host + "/tmp")
-			opts.Cwd = host + fixtures.ProjectRoot
+			opts.Cwd = host + report.ProjectRoot
 			agent := launch.New(launch.Options{
 				Env:      []string{"FAKEAGENT_SCRIPT=" + fakeScript(tt.ops)},
 				Commands: map[string]launch.Command{tt.agent: {Path: bin}},
@@ -237,7 +239,7 @@ func TestEndToEndMatchesMemory(t *testing.T) {
 
 func durableSnapshot(t *testing.T, fsys vfs.FS) vfs.Tree {
 	t.Helper()
-	tree, err := fixtures.SnapshotDurable(fsys)
+	tree, err := report.SnapshotDurable(fsys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,13 +257,13 @@ func TestExecuteMissingCLI(t *testing.T) {
 	}
 	host := t.TempDir()
 	hostFS := osfs.New()
-	if err := vfs.CopyTree(hostFS, host+fixtures.FixtureRoot, fx.Clone(), fixtures.FixtureRoot); err != nil {
+	if err := vfs.CopyTree(hostFS, host+report.FixtureRoot, fx.Clone(), report.FixtureRoot); err != nil {
 		t.Fatal(err)
 	}
 	if err := hostFS.Mkdir(host+"/tmp", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	spec := sim.Spec{Home: host + fixtures.HomeRoot, Project: host + fixtures.ProjectRoot, Agent: "claude"}
+	spec := sim.Spec{Home: host + report.HomeRoot, Project: host + report.ProjectRoot, Agent: "claude"}
 	agent := launch.New(launch.Options{Env: []string{"PATH=" + host + "/tmp"}})
 	res := sim.Execute(context.Background(), hostFS, spec, agent, seeded(host+"/tmp"))
 	nf, ok := errors.AsType[*launch.NotFoundError](res.Err)

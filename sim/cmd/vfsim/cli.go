@@ -15,6 +15,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -204,7 +205,7 @@ func check(args []string, stdout io.Writer) (int, error) {
 	opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache()}}
 	for _, j := range jobs {
 		t0 := time.Now()
-		out, err := sim.Run(context.Background(), j.fx, j.sc, opts)
+		out, err := sim.RunScenario(context.Background(), j.fx, j.sc, opts)
 		took := time.Since(t0)
 		switch {
 		case err != nil:
@@ -274,7 +275,7 @@ func runOne(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	out, err := sim.Run(context.Background(), fx, sc, opts)
+	out, err := sim.RunScenario(context.Background(), fx, sc, opts)
 	if err != nil {
 		return 0, err
 	}
@@ -317,7 +318,7 @@ func printReport(w io.Writer, out *sim.Outcome) {
 	}
 }
 
-func sortedKeys(m map[string]fixtures.EntryJSON) []string {
+func sortedKeys(m map[string]report.Entry) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -326,7 +327,7 @@ func sortedKeys(m map[string]fixtures.EntryJSON) []string {
 	return keys
 }
 
-func describeEntry(e fixtures.EntryJSON) string {
+func describeEntry(e report.Entry) string {
 	switch e.Type {
 	case vfs.TypeDir:
 		return "(dir)"
@@ -343,7 +344,7 @@ func describeEntry(e fixtures.EntryJSON) string {
 	return fmt.Sprintf("(%d bytes, sha256 %s)", size(e), e.SHA256)
 }
 
-func size(e fixtures.EntryJSON) int64 {
+func size(e report.Entry) int64 {
 	if e.Size != nil {
 		return *e.Size
 	}

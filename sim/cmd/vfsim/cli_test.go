@@ -10,6 +10,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/fixtures/golden"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -130,7 +131,7 @@ func TestRunPrintsReport(t *testing.T) {
 				Env map[string]string `json:"env"`
 			} `json:"launch"`
 		} `json:"runs"`
-		Durable fixtures.DeltaJSON `json:"durable"`
+		Durable report.Delta `json:"durable"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("report is not JSON: %v\n%s", err, out)

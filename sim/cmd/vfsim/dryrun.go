@@ -16,6 +16,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
@@ -150,12 +151,12 @@ func printDryRun(w io.Writer, spec sim.Spec, out *dryOutcome) {
 		fmt.Fprintf(w, "  cannot list them: %v\n", out.ChangesErr)
 		return
 	}
-	printDelta(w, fixtures.ProjectDelta(out.Durable, fixtures.Tokens{}), "/")
+	printDelta(w, report.ProjectDelta(out.Durable, report.Tokens{}), "/")
 }
 
 // printDelta writes the changes of d, one a line: "+" added, "~" changed,
 // "-" removed, each path prefixed with prefix.
-func printDelta(w io.Writer, d fixtures.DeltaJSON, prefix string) {
+func printDelta(w io.Writer, d report.Delta, prefix string) {
 	if len(d.Added)+len(d.Changed)+len(d.Removed) == 0 {
 		fmt.Fprintf(w, "  none\n")
 	}
@@ -236,7 +237,7 @@ func overlayOptions(overlay bool, dir string, sc *fixtures.Scenario) (sim.Scenar
 }
 
 // fixtureView is a read-only file system that shows a fixture directory
-// of the host at [fixtures.FixtureRoot] and another file system (the
+// of the host at [report.FixtureRoot] and another file system (the
 // machine's temporary directory) everywhere else. Entries of the fixture
 // directory have the modes and times of a loaded fixture
 // (fixtures.LoadDir), so that the view and the loaded copy are equal.
@@ -248,10 +249,10 @@ type fixtureView struct {
 // route returns the file system and name that serve name, and whether
 // name lies in the fixture directory.
 func (v *fixtureView) route(name string) (vfs.FS, string, bool) {
-	if name == fixtures.FixtureRoot {
+	if name == report.FixtureRoot {
 		return v.dir, "/", true
 	}
-	if rel, ok := strings.CutPrefix(name, fixtures.FixtureRoot+"/"); ok {
+	if rel, ok := strings.CutPrefix(name, report.FixtureRoot+"/"); ok {
 		return v.dir, "/" + rel, true
 	}
 	return v.rest, name, false

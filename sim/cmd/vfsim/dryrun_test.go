@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/faultfs"
@@ -81,9 +83,9 @@ func machine(t testing.TB, n int) *vfs.MemFS {
 		t.Fatal(err)
 	}
 	for i := range n {
-		dir := fmt.Sprintf("%s/junk/d%02d", fixtures.HomeRoot, i%10)
+		dir := fmt.Sprintf("%s/junk/d%02d", report.HomeRoot, i%10)
 		if i%100 == 0 {
-			dir = fixtures.HomeRoot
+			dir = report.HomeRoot
 		}
 		if err := m.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -99,12 +101,12 @@ func machine(t testing.TB, n int) *vfs.MemFS {
 func seededOptions(tempDir string) sim.Options {
 	var key [32]byte
 	binary.LittleEndian.PutUint64(key[:], 1)
-	return sim.Options{Rand: rand.NewChaCha8(key), Clock: fixtures.LoadTime, TempDir: tempDir, Cwd: fixtures.ProjectRoot}
+	return sim.Options{Rand: rand.NewChaCha8(key), Clock: fixtures.LoadTime, TempDir: tempDir, Cwd: report.ProjectRoot}
 }
 
 // fixtureSpec is a run with the settings' defaults on the fixture's home
 // and project.
-func fixtureSpec() sim.Spec { return sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot} }
+func fixtureSpec() sim.Spec { return sim.Spec{Home: report.HomeRoot, Project: report.ProjectRoot} }
 
 func TestDryRunReadsWhatResolutionNeeds(t *testing.T) {
 	t.Parallel()
@@ -123,7 +125,7 @@ func TestDryRunReadsWhatResolutionNeeds(t *testing.T) {
 		for _, op := range lower.Ops() {
 			r.byKind[op.Kind]++
 			if strings.Contains(op.Path, "/junk") || strings.Contains(op.Path, "unrelated-") ||
-				op.Kind == faultfs.KindReadDir && op.Path == fixtures.HomeRoot {
+				op.Kind == faultfs.KindReadDir && op.Path == report.HomeRoot {
 				r.junk = append(r.junk, string(op.Kind)+" "+op.Path)
 			}
 			if op.Mutates {
@@ -174,7 +176,7 @@ func TestDryRunReport(t *testing.T) {
 		},
 		{
 			name: "claude with pass-through args",
-			spec: sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, Agent: "claude", Args: []string{"--verbose"}},
+			spec: sim.Spec{Home: report.HomeRoot, Project: report.ProjectRoot, Agent: "claude", Args: []string{"--verbose"}},
 			want: []string{
 				"agent claude, profile eng",
 				"    CLAUDE_CONFIG_DIR=<composite-profile>",
@@ -185,7 +187,7 @@ func TestDryRunReport(t *testing.T) {
 		},
 		{
 			name:    "strict failure",
-			spec:    sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, Agent: "claude", Profile: "ops", Strict: true},
+			spec:    sim.Spec{Home: report.HomeRoot, Project: report.ProjectRoot, Agent: "claude", Profile: "ops", Strict: true},
 			wantErr: "Strict failed for claude: claude adapter cannot translate requested control 'provider'.",
 			want: []string{
 				"agent claude, profile ops",
@@ -194,7 +196,7 @@ func TestDryRunReport(t *testing.T) {
 		},
 		{
 			name:    "unknown profile",
-			spec:    sim.Spec{Home: fixtures.HomeRoot, Project: fixtures.ProjectRoot, Profile: "nope"},
+			spec:    sim.Spec{Home: report.HomeRoot, Project: report.ProjectRoot, Profile: "nope"},
 			wantErr: "nope",
 			want:    []string{"agent (none), profile (none)", "durable changes before the agent starts:"},
 		},
@@ -247,13 +249,13 @@ func TestDryRunWritesNothingOnDisk(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	host := osfs.New()
-	if err := vfs.CopyTree(host, dir+fixtures.FixtureRoot, machine(t, 20), fixtures.FixtureRoot); err != nil {
+	if err := vfs.CopyTree(host, dir+report.FixtureRoot, machine(t, 20), report.FixtureRoot); err != nil {
 		t.Fatal(err)
 	}
 	if err := host.Mkdir(dir+"/tmp", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	home, project := dir+fixtures.HomeRoot, dir+fixtures.ProjectRoot
+	home, project := dir+report.HomeRoot, dir+report.ProjectRoot
 	before, err := vfs.Snapshot(host, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -387,13 +389,13 @@ func BenchmarkDryRun(b *testing.B) {
 	b.Run("osfs", func(b *testing.B) {
 		dir := b.TempDir()
 		host := osfs.New()
-		if err := vfs.CopyTree(host, dir+fixtures.FixtureRoot, machine(b, 1000), fixtures.FixtureRoot); err != nil {
+		if err := vfs.CopyTree(host, dir+report.FixtureRoot, machine(b, 1000), report.FixtureRoot); err != nil {
 			b.Fatal(err)
 		}
 		if err := os.Mkdir(dir+"/tmp", 0o755); err != nil {
 			b.Fatal(err)
 		}
-		spec := sim.Spec{Home: dir + fixtures.HomeRoot, Project: dir + fixtures.ProjectRoot}
+		spec := sim.Spec{Home: dir + report.HomeRoot, Project: dir + report.ProjectRoot}
 		b.ReportAllocs()
 		for b.Loop() {
 			if out := dryRunOn(context.Background(), host, spec, sim.Options{TempDir: dir + "/tmp"}); out.Result.Err != nil {

@@ -48,7 +48,7 @@ func update(args []string, stdout io.Writer) (int, error) {
 		}
 		fx := fxs[0]
 		for _, sc := range fx.Scenarios() {
-			out, err := sim.Run(context.Background(), fx, sc, sim.ScenarioOptions{})
+			out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
 			if err != nil {
 				return 0, err
 			}

@@ -17,7 +17,7 @@ func (p *persistAll) Prompt(req writeback.PromptRequest) (writeback.Choice, erro
 	return writeback.ChoicePersist, nil
 }
 
-func reviewMachine(t *testing.T) *vfs.MemFS {
+func promptMachine(t *testing.T) *vfs.MemFS {
 	t.Helper()
 	fsys := vfs.NewMemFS(vfs.MemOptions{})
 	for name, data := range map[string]string{
@@ -42,10 +42,10 @@ func reviewMachine(t *testing.T) *vfs.MemFS {
 	return fsys
 }
 
-// TestReviewRootReplacedByLinkThenPersist: the agent replaces its config
+// TestRootReplacedByLinkThenPersist: the agent replaces its config
 // directory by a link to ~/.pi/agent; the user answers "persist".
-func TestReviewRootReplacedByLinkThenPersist(t *testing.T) {
-	fsys := reviewMachine(t)
+func TestRootReplacedByLinkThenPersist(t *testing.T) {
+	fsys := promptMachine(t)
 	p := &persistAll{}
 	agent := sim.AgentFunc(func(ctx context.Context, s *sim.Session) (writeback.Exit, error) {
 		if err := s.FS.RemoveAll(s.Root); err != nil {

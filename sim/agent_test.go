@@ -1,0 +1,52 @@
+package sim_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/sim"
+)
+
+const soloFixture = `
+-- README.md --
+A one-profile project.
+-- home/.outfitter/settings.yml --
+default_profile: solo
+profile_sources:
+  - path: ./profiles
+-- home/.outfitter/profiles/solo/profile.yml --
+id: solo
+-- project/.keep --
+`
+
+// TestScriptFailureThroughLink: an op that fails through a link the agent
+// made names the link and its target, and the error names the composite
+// root by its token, never by the in-memory /tmp/outfitter-… path.
+func TestScriptFailureThroughLink(t *testing.T) {
+	t.Parallel()
+	fx, err := fixtures.LoadTxtar([]byte(soloFixture), "solo.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := fixtures.ParseScenario([]byte(`{"runs": [{"ops": [
+		{"op": "symlink", "path": "evil", "target": "../../outside"},
+		{"op": "write", "path": "evil/x", "data": "x"}
+	]}]}`), "evil.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.Results[0].Err
+	want := "/runs/0/ops/1: write evil/x: through link evil -> ../../outside: open <composite-profile>/evil/x: no such file or directory"
+	if got == nil || got.Error() != want {
+		t.Errorf("run error:\n got %v\nwant %s", got, want)
+	}
+	if got != nil && strings.Contains(got.Error(), "/tmp/") {
+		t.Errorf("the error names an in-memory path: %v", got)
+	}
+}
