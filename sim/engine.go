@@ -130,90 +130,141 @@ func resolveOptions(spec Spec, opts Options) resolve.Options {
 	}
 }
 
-func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options, r *Result) error {
-	res, err := resolve.Load(fsys, resolveOptions(spec, opts))
-	if err != nil {
+// execution is one run in progress: what each step of [Execute] reads and
+// leaves for the next.
+type execution struct {
+	fsys FS
+	spec Spec
+	opts Options
+	r    *Result
+
+	res   *resolve.Result
+	run   *composite.Run
+	paths []composite.StatePath
+	// The baseline: on a memory FS a constant-time clone (atBaseline),
+	// compared with the machine after the run so that only what changed
+	// is visited; a tree snapshot (baseline) elsewhere, or once a refresh
+	// has to edit the baseline.
+	baseline   vfs.Tree
+	atBaseline vfs.FS
+}
+
+// execute runs the steps of one run in upstream's order: resolve and plan,
+// materialize, take the baseline, launch, run the agent, detect and handle
+// its changes, and remove the composite root at the end. A failure of the
+// removal is the run's error when nothing failed before it.
+func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options, r *Result) (err error) {
+	x := &execution{fsys: fsys, spec: spec, opts: opts, r: r}
+	if err := x.plan(); err != nil {
 		return err
 	}
-	r.ProfileID, r.AgentID = res.ProfileID, res.AgentID
-	copts := composite.Options{TempDir: opts.TempDir, Rand: opts.Rand, Clock: opts.Clock, Assets: opts.Assets, Registry: opts.registry()}
-	req := composite.Request{Result: res, PassThrough: spec.Args, Strict: spec.Strict, Env: opts.Env, Cwd: opts.Cwd}
-	run, err := composite.Plan(fsys, req, copts)
-	if err != nil {
-		return err
-	}
-	r.Root = run.Composite.Root
-	r.Messages = append(r.Messages, run.Messages...)
 	defer func() {
-		if cerr := run.Cleanup(); cerr != nil && r.Err == nil {
-			r.Err = fmt.Errorf("clean up composite root: %w", cerr)
+		if cerr := x.run.Cleanup(); cerr != nil && err == nil {
+			err = fmt.Errorf("clean up composite root: %w", cerr)
 		}
 	}()
-	r.Warnings = append(r.Warnings, run.Warnings...)
-	// Copy-fallback notices (a backend without links) go where upstream
-	// prints them, stderr: they are not the run's warnings.
-	notices, err := run.Materialize()
-	r.Messages = append(r.Messages, notices...)
+	for _, step := range []func() error{x.materialize, x.takeBaseline, x.launch} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	if err := x.runAgent(ctx, agent); err != nil {
+		// The agent's own error is the run's, as upstream prints it (a
+		// missing CLI, say).
+		return err
+	}
+	return x.handleChanges()
+}
+
+// plan resolves the profile and plans the composite.
+func (x *execution) plan() error {
+	res, err := resolve.Load(x.fsys, resolveOptions(x.spec, x.opts))
 	if err != nil {
 		return err
 	}
-	paths := run.Composite.StatePaths
-	// The baseline: on a memory FS a constant-time clone, compared with the
-	// machine after the run (only what changed is visited); a tree
-	// snapshot elsewhere, or once a refresh has to edit the baseline.
-	var baseline vfs.Tree
-	var atBaseline vfs.FS
-	if m, ok := fsys.(*vfs.MemFS); ok {
-		atBaseline = m.Clone()
-	} else if baseline, err = writeback.Snapshot(fsys, r.Root, paths); err != nil {
+	x.res = res
+	x.r.ProfileID, x.r.AgentID = res.ProfileID, res.AgentID
+	copts := composite.Options{TempDir: x.opts.TempDir, Rand: x.opts.Rand, Clock: x.opts.Clock, Assets: x.opts.Assets, Registry: x.opts.registry()}
+	req := composite.Request{Result: res, PassThrough: x.spec.Args, Strict: x.spec.Strict, Env: x.opts.Env, Cwd: x.opts.Cwd}
+	if x.run, err = composite.Plan(x.fsys, req, copts); err != nil {
+		return err
+	}
+	x.r.Root = x.run.Composite.Root
+	x.r.Messages = append(x.r.Messages, x.run.Messages...)
+	x.r.Warnings = append(x.r.Warnings, x.run.Warnings...)
+	x.paths = x.run.Composite.StatePaths
+	return nil
+}
+
+// materialize builds the composite. Copy-fallback notices (a backend
+// without links) go where upstream prints them, stderr: they are not the
+// run's warnings.
+func (x *execution) materialize() error {
+	notices, err := x.run.Materialize()
+	x.r.Messages = append(x.r.Messages, notices...)
+	return err
+}
+
+// takeBaseline records the composite as the agent will find it.
+func (x *execution) takeBaseline() error {
+	if m, ok := x.fsys.(*vfs.MemFS); ok {
+		x.atBaseline = m.Clone()
+		return nil
+	}
+	var err error
+	if x.baseline, err = writeback.Snapshot(x.fsys, x.r.Root, x.paths); err != nil {
 		return fmt.Errorf("baseline snapshot: %w", err)
 	}
-	plan, err := run.Launch()
+	return nil
+}
+
+// launch builds the launch plan and records the composite at launch.
+func (x *execution) launch() error {
+	plan, err := x.run.Launch()
 	if err != nil {
 		return err
 	}
+	r := x.r
 	r.Plan = plan
-	if r.AtLaunch, err = vfs.Snapshot(fsys, r.Root); err != nil {
+	if r.AtLaunch, err = vfs.Snapshot(x.fsys, r.Root); err != nil {
 		return fmt.Errorf("snapshot at launch: %w", err)
 	}
 	if e, ok := r.AtLaunch["outfitter/profile.json"]; ok && e.Type == vfs.TypeFile {
 		r.GeneratedProfile = e.Data
 	}
-	r.nativeModels, _ = fsys.ReadFile(r.Root + "/models.json")
+	r.nativeModels, _ = x.fsys.ReadFile(r.Root + "/models.json")
+	return nil
+}
 
-	sess := &Session{AgentID: r.AgentID, Adapter: run.Adapter, Plan: plan, Root: r.Root, FS: fsys, Interactive: spec.Interactive}
-	sess.refresh = func() error {
-		if baseline == nil {
-			var err error
-			if baseline, err = writeback.Snapshot(atBaseline, r.Root, paths); err != nil {
-				return fmt.Errorf("baseline snapshot: %w", err)
-			}
-			atBaseline = nil
-		}
-		return refresh(fsys, spec, opts, run, &baseline, &paths, r)
-	}
+// runAgent starts the agent with its session and records how it ended.
+func (x *execution) runAgent(ctx context.Context, agent Agent) error {
+	r := x.r
+	sess := &Session{AgentID: r.AgentID, Adapter: x.run.Adapter, Plan: r.Plan, Root: r.Root, FS: x.fsys, Interactive: x.spec.Interactive}
+	sess.refresh = x.refresh
 	r.Launched = true
 	exit, err := agent.Run(ctx, sess)
 	r.Exit = exit
-	if err != nil {
-		// The agent's own error is the run's, as upstream prints it (a
-		// missing CLI, say).
-		return err
-	}
+	return err
+}
 
+// handleChanges detects what the agent changed in the composite,
+// classifies it and handles it (persist, warn, prompt, fail).
+func (x *execution) handleChanges() error {
+	r := x.r
 	var issues []writeback.Issue
-	if atBaseline != nil {
-		issues, err = writeback.DetectSince(atBaseline, fsys, r.Root, paths)
+	var err error
+	if x.atBaseline != nil {
+		issues, err = writeback.DetectSince(x.atBaseline, x.fsys, r.Root, x.paths)
 	} else {
-		issues, err = writeback.Detect(fsys, r.Root, paths, baseline)
+		issues, err = writeback.Detect(x.fsys, r.Root, x.paths, x.baseline)
 	}
 	if err != nil {
 		return fmt.Errorf("detect state writes: %w", err)
 	}
 	r.Issues = issues
-	report, herr := writeback.Handle(fsys, r.Root, paths, issues, writeback.Options{
-		Agent: r.AgentID, Strict: spec.Strict, Interactive: spec.Interactive, Prompter: opts.Prompter,
-		Declarations: run.Adapter.Declarations(), Profile: selectedProfile(res),
+	report, herr := writeback.Handle(x.fsys, r.Root, x.paths, issues, writeback.Options{
+		Agent: r.AgentID, Strict: x.spec.Strict, Interactive: x.spec.Interactive, Prompter: x.opts.Prompter,
+		Declarations: x.run.Adapter.Declarations(), Profile: selectedProfile(x.res),
 	})
 	r.Writes = report.Writes
 	r.Messages = append(r.Messages, report.Notices...)
@@ -226,22 +277,31 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 
 // refresh re-resolves the run's inputs and rewrites the generated files
 // (never through a link: writeback.Refresh replaces a link by the file and
-// the path becomes discard for the rest of the run).
-func refresh(fsys FS, spec Spec, opts Options, run *composite.Run, baseline *vfs.Tree, paths *[]composite.StatePath, r *Result) error {
+// the path becomes discard for the rest of the run). The baseline becomes
+// a tree the first time, since the refresh edits it. A failed refresh is a
+// message, as upstream's watcher prints it, not an error of the agent.
+func (x *execution) refresh() error {
+	if x.baseline == nil {
+		var err error
+		if x.baseline, err = writeback.Snapshot(x.atBaseline, x.r.Root, x.paths); err != nil {
+			return fmt.Errorf("baseline snapshot: %w", err)
+		}
+		x.atBaseline = nil
+	}
 	generate := func() ([]composite.File, error) {
-		res, err := resolve.Load(fsys, resolveOptions(spec, opts))
+		res, err := resolve.Load(x.fsys, resolveOptions(x.spec, x.opts))
 		if err != nil {
 			return nil, err
 		}
-		return run.Regenerate(res)
+		return x.run.Regenerate(res)
 	}
-	out, err := writeback.Refresh(fsys, run.Composite.Root, *baseline, *paths, "", generate)
+	out, err := writeback.Refresh(x.fsys, x.r.Root, x.baseline, x.paths, "", generate)
 	if err != nil {
-		r.Messages = append(r.Messages, err.Error())
+		x.r.Messages = append(x.r.Messages, err.Error())
 		return nil
 	}
-	*baseline = out.Baseline
-	*paths = out.StatePaths
+	x.baseline = out.Baseline
+	x.paths = out.StatePaths
 	return nil
 }
 

@@ -2,11 +2,14 @@ package sim_test
 
 import (
 	"context"
+	"errors"
 	"path"
+	"strings"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
@@ -57,5 +60,25 @@ func TestRootReplacedByLinkThenPersist(t *testing.T) {
 	t.Logf("err=%v asked=%v warnings=%q", r.Err, p.asked, r.Warnings)
 	if data, err := fsys.ReadFile("/h/.pi/agent/auth.json"); err != nil || string(data) != "SECRET" {
 		t.Errorf("~/.pi/agent/auth.json = %q, %v; want %q", data, err, "SECRET")
+	}
+}
+
+// TestCleanupFailureIsTheRunsError: a run that succeeds but cannot remove
+// its composite root fails with the cleanup's error, which is not lost.
+func TestCleanupFailureIsTheRunsError(t *testing.T) {
+	t.Parallel()
+	mem := promptMachine(t)
+	fsys := faultfs.New(mem, faultfs.When(func(op faultfs.Op) bool {
+		return op.Kind == faultfs.KindRemoveAll && strings.HasPrefix(op.Path, "/tmp/outfitter-")
+	}, vfs.ErrIO))
+	agent := sim.AgentFunc(func(context.Context, *sim.Session) (writeback.Exit, error) {
+		return writeback.Exit{Exited: true}, nil
+	})
+	r := sim.Execute(context.Background(), fsys, sim.Spec{Home: "/h", Project: "/p"}, agent, sim.Options{})
+	if !errors.Is(r.Err, vfs.ErrIO) || !strings.Contains(r.Err.Error(), "clean up composite root") {
+		t.Errorf("run error %v, want the cleanup's", r.Err)
+	}
+	if r.ExitCode != 1 {
+		t.Errorf("exit code %d, want 1", r.ExitCode)
 	}
 }
