@@ -36,7 +36,7 @@ type Controls struct {
 // Controls returns the profile's controls for the input's agent.
 func (in *Input) Controls() Controls {
 	c := in.profileControls()
-	a := c.Agents[in.Agent]
+	a := c.Agent(in.Agent)
 	if a == nil {
 		a = &resolve.Controls{}
 	}

@@ -305,7 +305,7 @@ func deepworkJobs(in *Input, env []EnvVar) (string, bool) {
 func allowExternalDeepworkJobs(in *Input) bool {
 	generic := in.profileControls()
 	var block *resolve.Object
-	if b := generic.Agents[piID]; b != nil {
+	if b := generic.Agent(piID); b != nil {
 		block = b.Object
 	}
 	merged := func(key string) any {

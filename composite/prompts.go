@@ -55,7 +55,7 @@ func (in *Input) Unsupported(generic, block []string) []string {
 		}
 	}
 	report(keys)
-	if own := c.Agents[in.Agent]; own != nil && own.Object != nil {
+	if own := c.Agent(in.Agent); own != nil && own.Object != nil {
 		var keys []string
 		seen := map[string]bool{}
 		for _, k := range own.Object.Keys() {
@@ -133,7 +133,7 @@ func (in *Input) AppendPrompts(c Controls) ([]string, []string) {
 		}
 		lc := layer.Profile.Controls
 		entries := lc.AppendSystemPrompt
-		if block := lc.Agents[in.Agent]; block != nil && block.AppendSystemPrompt != nil {
+		if block := lc.Agent(in.Agent); block != nil && block.AppendSystemPrompt != nil {
 			entries = block.AppendSystemPrompt
 		}
 		for _, e := range entries {

@@ -101,7 +101,9 @@ func resolveSkills(fsys vfs.FS, res *resolve.Result, root string, agents []strin
 	var catalog map[string]catalogEntry // looked up on the first skill
 	var problems []string
 	warned := map[string]bool{}
-	rewrite := func(c *resolve.Controls, scope string) {
+	// rewrite rewrites the skills of c, the generic controls or the block
+	// of agent.
+	rewrite := func(c *resolve.Controls, agent string) {
 		if c == nil || c.Skills == nil {
 			return
 		}
@@ -126,7 +128,11 @@ func resolveSkills(fsys vfs.FS, res *resolve.Result, root string, agents []strin
 			}
 			switch {
 			case s.Value == "":
-				problems = append(problems, fmt.Sprintf("%s/%s Skill ID '%s' does not resolve in any skills directory.", scope, s.ID, s.ID))
+				scope := "controls"
+				if agent != "" {
+					scope += "." + agent
+				}
+				problems = append(problems, fmt.Sprintf("%s.skills/%s Skill ID '%s' does not resolve in any skills directory.", scope, s.ID, s.ID))
 			case validSkillID(id):
 				if !warned[id] {
 					warned[id] = true
@@ -147,9 +153,9 @@ func resolveSkills(fsys vfs.FS, res *resolve.Result, root string, agents []strin
 		}
 	}
 	c := &p.Controls
-	rewrite(c, "controls.skills")
+	rewrite(c, "")
 	for _, agent := range agents {
-		rewrite(c.Agents[agent], "controls."+agent+".skills")
+		rewrite(c.Agent(agent), agent)
 	}
 	if len(problems) > 0 {
 		return nil, &SkillsError{Problems: problems}
@@ -181,15 +187,15 @@ func cloneControls(c resolve.Controls) resolve.Controls {
 	}
 	out.Skills = append([]resolve.Skill(nil), c.Skills...)
 	if c.Agents != nil {
-		out.Agents = make(map[string]*resolve.Controls, len(c.Agents))
-		for agent, block := range c.Agents {
-			b := cloneControls(*block)
-			if o, ok := out.Object.Get(agent); ok {
+		out.Agents = make([]resolve.AgentControls, len(c.Agents))
+		for i, block := range c.Agents {
+			b := resolve.AgentControls{Agent: block.Agent, Controls: cloneControls(block.Controls)}
+			if o, ok := out.Object.Get(block.Agent); ok {
 				if o, ok := o.(*resolve.Object); ok {
 					b.Object = o
 				}
 			}
-			out.Agents[agent] = &b
+			out.Agents[i] = b
 		}
 	}
 	return out

@@ -79,7 +79,10 @@ func TestAgentBlocksFollowTheAgents(t *testing.T) {
 	if issue != nil {
 		t.Fatalf("ParseProfile: %v", issue)
 	}
-	want := map[string]*resolve.Controls{"acme": {Model: ptr("a"), SystemPrompt: ptr("s")}, "pi": {Model: ptr("p")}}
+	want := []resolve.AgentControls{
+		{Agent: "pi", Controls: resolve.Controls{Model: ptr("p")}},
+		{Agent: "acme", Controls: resolve.Controls{Model: ptr("a"), SystemPrompt: ptr("s")}},
+	}
 	if diff := cmp.Diff(want, known.Controls.Agents, cmpopts.IgnoreFields(resolve.Controls{}, "Object")); diff != "" {
 		t.Errorf("agent blocks (-want +got):\n%s", diff)
 	}
@@ -91,7 +94,7 @@ func TestAgentBlocksFollowTheAgents(t *testing.T) {
 	if issue != nil {
 		t.Fatalf("ParseProfile: %v", issue)
 	}
-	if _, ok := unknown.Controls.Agents["acme"]; ok || unknown.Controls.Agents["pi"] == nil {
+	if unknown.Controls.Agent("acme") != nil || unknown.Controls.Agent("pi") == nil || len(unknown.Controls.Agents) != 1 {
 		t.Errorf("agent blocks %v, want pi's only", unknown.Controls.Agents)
 	}
 	if got, want := string(resolve.Stringify(unknown.Controls.Object, "")), `{"model":"m","acme":{"model":"a","system_prompt":"s","flavor":"sweet"},"pi":{"model":"p"}}`; got != want {
@@ -198,7 +201,7 @@ func TestAgentBlocksMergeLikeControls(t *testing.T) {
 				}
 				return
 			}
-			if diff := cmp.Diff(tc.want, res.Profile.Controls.Agents["acme"].Args); diff != "" {
+			if diff := cmp.Diff(tc.want, res.Profile.Controls.Agent("acme").Args); diff != "" {
 				t.Errorf("acme args (-want +got):\n%s", diff)
 			}
 		})

@@ -1,9 +1,6 @@
 package resolve
 
-import (
-	"maps"
-	"slices"
-)
+import "slices"
 
 // ValidID reports whether id is a filesystem-safe profile id: lowercase
 // alphanumerics with inner '.', '_' and '-' (upstream's
@@ -125,12 +122,20 @@ func cloneProfile(p *Profile) *Profile {
 		Inherits:         slices.Clone(p.Inherits),
 		ProfileExport:    clonePtr(p.ProfileExport),
 		StatePersistence: p.StatePersistence.Clone(),
-		Controls:         readGeneric(p.Controls.Object.Clone(), slices.Collect(maps.Keys(p.Controls.Agents)), new(fieldStore)),
+		Controls:         readGeneric(p.Controls.Object.Clone(), agentIDs(p, make([]string, 0, 4)), new(fieldStore)),
 	}
 	if q.Inherits == nil {
 		q.Inherits = []string{}
 	}
 	return q
+}
+
+// agentIDs appends the ids of p's agent blocks to ids.
+func agentIDs(p *Profile, ids []string) []string {
+	for _, a := range p.Controls.Agents {
+		ids = append(ids, a.Agent)
+	}
+	return ids
 }
 
 func clonePtr[T any](p *T) *T {
@@ -192,13 +197,19 @@ func readGeneric(o *Object, agents []string, fs *fieldStore) Controls {
 	if dw, ok := o.val("deepwork").(*Object); ok {
 		c.DeepworkJobs = stringList(dw, "jobs")
 	}
+	n := 0
+	for _, agent := range agents {
+		if _, ok := o.val(agent).(*Object); ok {
+			n++
+		}
+	}
+	if n == 0 {
+		return c
+	}
+	c.Agents = make([]AgentControls, 0, n)
 	for _, agent := range agents {
 		if a, ok := o.val(agent).(*Object); ok {
-			if c.Agents == nil {
-				c.Agents = make(map[string]*Controls, len(agents))
-			}
-			ac := readControls(a, fs)
-			c.Agents[agent] = &ac
+			c.Agents = append(c.Agents, AgentControls{Agent: agent, Controls: readControls(a, fs)})
 		}
 	}
 	return c

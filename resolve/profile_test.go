@@ -198,12 +198,12 @@ func TestParseProfileTypedControls(t *testing.T) {
 		},
 		Environment:  []resolve.EnvVar{{"B", "2"}, {"A", "1"}},
 		DeepworkJobs: []string{"job_one"},
-		Agents: map[string]*resolve.Controls{
-			"pi": {
+		Agents: []resolve.AgentControls{
+			{Agent: "pi", Controls: resolve.Controls{
 				Extensions:         []string{"npm:y"},
 				AppendSystemPrompt: []resolve.PromptEntry{{Kind: resolve.PromptText, Value: "pi prompt"}},
-			},
-			"claude": {Skills: []resolve.Skill{{Value: "c"}}},
+			}},
+			{Agent: "claude", Controls: resolve.Controls{Skills: []resolve.Skill{{Value: "c"}}}},
 		},
 	}
 	if diff := cmp.Diff(want, got.Controls, cmpopts.IgnoreFields(resolve.Controls{}, "Object")); diff != "" {

@@ -73,17 +73,17 @@ func resolveProfile(layers []Layer, id, project string) (*Resolution, []int) {
 }
 
 // layerAgents returns the ids of the agent blocks the layers' profiles
-// have: the agents the profiles were parsed for, as far as they matter.
+// have, in the order they first appear: the agents the profiles were
+// parsed for, as far as they matter.
 func layerAgents(layers []Layer) []string {
 	var out []string
 	for _, l := range layers {
-		for id := range l.Profile.Controls.Agents {
-			if !slices.Contains(out, id) {
-				out = append(out, id)
+		for _, a := range l.Profile.Controls.Agents {
+			if !slices.Contains(out, a.Agent) {
+				out = append(out, a.Agent)
 			}
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 

@@ -194,13 +194,31 @@ type Controls struct {
 	Environment        []EnvVar
 	// DeepworkJobs is controls.deepwork.jobs (generic controls only).
 	DeepworkJobs []string
-	// Agents are the blocks of the known agents ([Options].Agents) by
-	// agent id, nil when there are none (generic controls only). A key of
+	// Agents are the blocks of the known agents ([Options].Agents) that
+	// the controls have, in the agents' order, nil when there are none
+	// (generic controls only); [Controls.Agent] looks one up. A key of
 	// controls that names no known agent is an ordinary control: it stays
 	// in Object and nowhere else.
-	Agents map[string]*Controls
+	Agents []AgentControls
 	// Object is the whole mapping, never nil.
 	Object *Object
+}
+
+// AgentControls is the typed view of one agent's controls block.
+type AgentControls struct {
+	// Agent is the agent id, the block's key in controls.
+	Agent string
+	Controls
+}
+
+// Agent returns the block of the agent id, nil when there is none.
+func (c *Controls) Agent(id string) *Controls {
+	for i := range c.Agents {
+		if c.Agents[i].Agent == id {
+			return &c.Agents[i].Controls
+		}
+	}
+	return nil
 }
 
 // Profile is a parsed or merged profile document.

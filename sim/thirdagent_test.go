@@ -64,7 +64,7 @@ func (acme) Launch(in *composite.Input, c *composite.Composite) (composite.Launc
 	if m.SystemPrompt != nil {
 		args = append(args, "--system", *m.SystemPrompt)
 	}
-	if block := in.Profile.Controls.Agents["acme"]; block != nil {
+	if block := in.Profile.Controls.Agent("acme"); block != nil {
 		if flavor, ok := block.Object.Get("flavor"); ok {
 			args = append(args, "--flavor", flavor.(string))
 		}
