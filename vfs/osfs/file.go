@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strings"
 )
 
 // file is an open host file whose errors and Name speak of the vfs name.
@@ -12,6 +13,8 @@ import (
 type file struct {
 	f    *os.File
 	name string
+	// fsys is the rooted FS the file was opened on, nil on the host FS.
+	fsys *FS
 }
 
 // Name returns the vfs name the file was opened with.
@@ -69,6 +72,9 @@ func (fl *file) Stat() (fs.FileInfo, error) {
 // ReadDir reads directory entries, like (*os.File).ReadDir.
 func (fl *file) ReadDir(n int) ([]fs.DirEntry, error) {
 	list, err := fl.f.ReadDir(n)
+	if fl.fsys != nil {
+		fl.fsys.entries(fl.name, list)
+	}
 	return list, fl.fix(err)
 }
 
@@ -83,6 +89,29 @@ func (fl *file) Chmod(mode fs.FileMode) error { return fl.fix(fl.f.Chmod(mode)) 
 
 // Close closes the file.
 func (fl *file) Close() error { return fl.fix(fl.f.Close()) }
+
+// dirEntry is an entry of a directory of a rooted FS. Package os would
+// answer Info with an lstat of the host path it made from the name the
+// directory was opened with; dirEntry asks the rooted FS instead.
+type dirEntry struct {
+	fs.DirEntry
+	fsys *FS
+	dir  string // the vfs name of the directory, as the caller gave it
+}
+
+// Info returns the FileInfo of the entry, without following a link.
+func (e *dirEntry) Info() (fs.FileInfo, error) {
+	return e.fsys.Lstat(strings.TrimRight(e.dir, "/") + "/" + e.Name())
+}
+
+// entries makes the entries of the directory dir, read from the host,
+// answer Info through f. The entry's name is joined to dir as it is, not
+// cleaned, since ".." after a link is not lexical.
+func (f *FS) entries(dir string, list []fs.DirEntry) {
+	for i, e := range list {
+		list[i] = &dirEntry{DirEntry: e, fsys: f, dir: dir}
+	}
+}
 
 // info is a FileInfo whose Name is the base of the caller's name, as
 // os.Stat reports it, rather than that of the resolved host path.

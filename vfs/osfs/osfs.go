@@ -19,7 +19,8 @@ import (
 type FS struct {
 	// root is the host directory that "/" maps to; empty for the host FS.
 	root string
-	// rooted reports a confined FS, which resolves links itself.
+	// rooted reports a confined FS, whose every call resolves its names
+	// below root with the kernel's help (see rooted_linux.go).
 	rooted bool
 }
 
@@ -32,9 +33,11 @@ func New() *FS { return &FS{} }
 
 // NewRooted returns a file system confined to the host directory dir, which
 // should exist: the vfs name "/x/y" is the host path "<dir>/x/y". Symbolic
-// links are resolved by the FS itself, like in a chroot: absolute targets
-// start again at dir, and ".." stops at dir, so no name or link reaches
-// outside it. A relative dir is made absolute from the working directory.
+// links are resolved like in a chroot: absolute targets start again at dir,
+// and ".." stops at dir, so no name or link reaches outside it, even while
+// another process swaps directories for links. A relative dir is made
+// absolute from the working directory. See the package documentation for
+// the platforms that support it.
 func NewRooted(dir string) *FS {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -72,14 +75,12 @@ func linkErr(op, oldname, newname string, err error) error {
 	return &os.LinkError{Op: op, Old: oldname, New: newname, Err: err}
 }
 
-// openFlags returns flag with O_NOFOLLOW added on a rooted FS: a resolved
-// host path never ends in a link unless it changed since resolution, and
-// then the open fails rather than follow it out of the root.
-func (f *FS) openFlags(flag int) int {
-	if f.rooted {
-		return flag | syscall.O_NOFOLLOW
+// checkAbs refuses a relative name, which neither view gives a meaning.
+func checkAbs(name string) error {
+	if !strings.HasPrefix(name, "/") {
+		return fs.ErrInvalid
 	}
-	return flag
+	return nil
 }
 
 // Open opens the named file for reading, following links.
@@ -91,32 +92,40 @@ func (f *FS) Open(name string) (fs.File, error) {
 // O_CREATE|O_EXCL a final link is not followed, so it fails with
 // fs.ErrExist, as in the kernel.
 func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
-	fin := followFinal
-	switch {
-	case flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0:
-		fin = noFollowFinal
-	case flag&os.O_CREATE != 0:
-		fin = createFinal
+	if err := checkAbs(name); err != nil {
+		return nil, pathErr("open", name, err)
 	}
-	host, err := f.hostPath(name, fin)
+	var osf *os.File
+	var err error
+	if f.rooted {
+		osf, err = f.rootedOpen(name, flag, perm)
+	} else {
+		osf, err = os.OpenFile(name, flag, perm)
+	}
 	if err != nil {
 		return nil, pathErr("open", name, err)
 	}
-	osf, err := os.OpenFile(host, f.openFlags(flag), perm)
-	if err != nil {
-		return nil, pathErr("open", name, err)
+	fl := &file{f: osf, name: name}
+	if f.rooted {
+		fl.fsys = f
 	}
-	return &file{f: osf, name: name}, nil
+	return fl, nil
 }
 
 // Stat returns a FileInfo for the named file, following links. Its Name is
 // the base of name, as with os.Stat.
 func (f *FS) Stat(name string) (fs.FileInfo, error) {
-	host, err := f.hostPath(name, followFinal)
-	if err != nil {
+	if err := checkAbs(name); err != nil {
 		return nil, pathErr("stat", name, err)
 	}
-	fi, err := os.Stat(host)
+	if f.rooted {
+		fi, err := f.rootedStat(name, true)
+		if err != nil {
+			return nil, pathErr("stat", name, err)
+		}
+		return fi, nil
+	}
+	fi, err := os.Stat(name)
 	if err != nil {
 		return nil, pathErr("stat", name, err)
 	}
@@ -126,11 +135,17 @@ func (f *FS) Stat(name string) (fs.FileInfo, error) {
 // Lstat returns a FileInfo for the named file without following a final
 // link.
 func (f *FS) Lstat(name string) (fs.FileInfo, error) {
-	host, err := f.hostPath(name, noFollowFinal)
-	if err != nil {
+	if err := checkAbs(name); err != nil {
 		return nil, pathErr("lstat", name, err)
 	}
-	fi, err := os.Lstat(host)
+	if f.rooted {
+		fi, err := f.rootedStat(name, false)
+		if err != nil {
+			return nil, pathErr("lstat", name, err)
+		}
+		return fi, nil
+	}
+	fi, err := os.Lstat(name)
 	if err != nil {
 		return nil, pathErr("lstat", name, err)
 	}
@@ -166,11 +181,17 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 
 // ReadDir lists the named directory, following links, sorted by name.
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
-	host, err := f.hostPath(name, followFinal)
-	if err != nil {
+	if err := checkAbs(name); err != nil {
 		return nil, pathErr("open", name, err)
 	}
-	list, err := os.ReadDir(host)
+	var list []fs.DirEntry
+	var err error
+	if f.rooted {
+		list, err = f.rootedReadDir(name)
+		f.entries(name, list)
+	} else {
+		list, err = os.ReadDir(name)
+	}
 	if err != nil {
 		return list, pathErr("open", name, err)
 	}
@@ -179,11 +200,16 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 
 // ReadLink returns the target of the named link exactly as it was stored.
 func (f *FS) ReadLink(name string) (string, error) {
-	host, err := f.hostPath(name, noFollowFinal)
-	if err != nil {
+	if err := checkAbs(name); err != nil {
 		return "", pathErr("readlink", name, err)
 	}
-	target, err := os.Readlink(host)
+	var target string
+	var err error
+	if f.rooted {
+		target, err = f.rootedReadLink(name)
+	} else {
+		target, err = os.Readlink(name)
+	}
 	if err != nil {
 		return "", pathErr("readlink", name, err)
 	}
@@ -199,29 +225,68 @@ func (f *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 // Mkdir creates a directory; its parent must exist. A final link, even a
 // dangling one, is not followed: the call fails with fs.ErrExist.
 func (f *FS) Mkdir(name string, perm fs.FileMode) error {
-	host, err := f.hostPath(name, noFollowFinal)
-	if err != nil {
+	if err := checkAbs(name); err != nil {
 		return pathErr("mkdir", name, err)
 	}
-	if err := os.Mkdir(host, perm); err != nil {
+	var err error
+	if f.rooted {
+		err = f.rootedMkdir(name, perm)
+	} else {
+		err = os.Mkdir(name, perm)
+	}
+	if err != nil {
 		return pathErr("mkdir", name, err)
 	}
 	return nil
 }
 
 // MkdirAll creates a directory and its missing parents, like os.MkdirAll.
+// On a rooted FS it is os.MkdirAll's loop of Stat, Mkdir and Lstat calls,
+// each of them confined.
 func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
+	if err := checkAbs(name); err != nil {
+		return pathErr("mkdir", name, err)
+	}
 	if !f.rooted {
-		if _, err := f.hostPath(name, followFinal); err != nil {
-			return pathErr("mkdir", name, err)
-		}
 		return os.MkdirAll(name, perm)
 	}
-	return vfs.MkdirAll(basic{f}, name, perm)
+	return f.mkdirAll(name, perm)
 }
 
-// basic offers only the methods of an [FS] from which the vfs helpers
-// build WriteFile and MkdirAll with package os's semantics.
+// mkdirAll is os.MkdirAll on the FS's own calls. The name is not cleaned:
+// "f/" for a file f fails as in package os (EEXIST from mkdir).
+func (f *FS) mkdirAll(name string, perm fs.FileMode) error {
+	fi, err := f.Stat(name)
+	if err == nil {
+		if fi.IsDir() {
+			return nil
+		}
+		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.ENOTDIR}
+	}
+	i := len(name) - 1
+	for i >= 0 && name[i] == '/' {
+		i--
+	}
+	for i >= 0 && name[i] != '/' {
+		i--
+	}
+	if i > 0 {
+		if err := f.mkdirAll(name[:i], perm); err != nil {
+			return err
+		}
+	}
+	if err := f.Mkdir(name, perm); err != nil {
+		// A name like "d/." names an existing directory.
+		if fi, err1 := f.Lstat(name); err1 == nil && fi.IsDir() {
+			return nil
+		}
+		return err
+	}
+	return nil
+}
+
+// basic offers only the methods of an [FS] from which [vfs.WriteFile]
+// builds WriteFile with package os's semantics.
 type basic struct{ f *FS }
 
 func (b basic) Open(name string) (fs.File, error) { return b.f.Open(name) }
@@ -230,22 +295,20 @@ func (b basic) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, erro
 	return b.f.OpenFile(name, flag, perm)
 }
 
-func (b basic) Mkdir(name string, perm fs.FileMode) error { return b.f.Mkdir(name, perm) }
-func (b basic) Stat(name string) (fs.FileInfo, error)     { return b.f.Stat(name) }
-func (b basic) Lstat(name string) (fs.FileInfo, error)    { return b.f.Lstat(name) }
-
 // Remove removes a file, link or empty directory without following a final
 // link. On a rooted FS, removing "/" fails with EBUSY, as it does in the
 // kernel.
 func (f *FS) Remove(name string) error {
-	host, err := f.hostPath(name, noFollowFinal)
-	if err != nil {
+	if err := checkAbs(name); err != nil {
 		return pathErr("remove", name, err)
 	}
-	if f.rooted && host == f.root {
-		return &fs.PathError{Op: "remove", Path: name, Err: syscall.EBUSY}
+	var err error
+	if f.rooted {
+		err = f.rootedRemove(name)
+	} else {
+		err = os.Remove(name)
 	}
-	if err := os.Remove(host); err != nil {
+	if err != nil {
 		return pathErr("remove", name, err)
 	}
 	return nil
@@ -255,28 +318,16 @@ func (f *FS) Remove(name string) error {
 // os.RemoveAll, and returns nil if name does not exist. On a rooted FS,
 // RemoveAll("/") empties the root and then fails with EBUSY.
 func (f *FS) RemoveAll(name string) error {
-	// Like os.RemoveAll, which removes the base name from its parent: a
-	// trailing slash never makes it follow a final link.
-	host, err := f.hostPath(trimSlashes(name), noFollowFinal)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
+	if err := checkAbs(name); err != nil {
 		return pathErr("unlinkat", name, err)
 	}
-	if f.rooted && host == f.root {
-		list, err := os.ReadDir(host)
-		if err != nil {
-			return pathErr("open", name, err)
-		}
-		for _, e := range list {
-			if err := os.RemoveAll(host + "/" + e.Name()); err != nil {
-				return pathErr("unlinkat", name, err)
-			}
-		}
-		return &fs.PathError{Op: "unlinkat", Path: name, Err: syscall.EBUSY}
+	var err error
+	if f.rooted {
+		err = f.rootedRemoveAll(name)
+	} else {
+		err = os.RemoveAll(name)
 	}
-	if err := os.RemoveAll(host); err != nil {
+	if err != nil {
 		return pathErr("unlinkat", name, err)
 	}
 	return nil
@@ -286,19 +337,19 @@ func (f *FS) RemoveAll(name string) error {
 // directory may replace an empty directory (os.Rename refuses that with
 // EEXIST). Neither final component is followed.
 func (f *FS) Rename(oldname, newname string) error {
-	oldHost, err := f.hostPath(oldname, noFollowFinal)
+	err := checkAbs(oldname)
+	if err == nil {
+		err = checkAbs(newname)
+	}
+	if err == nil {
+		if f.rooted {
+			err = f.rootedRename(oldname, newname)
+		} else {
+			err = syscall.Rename(oldname, newname)
+		}
+	}
 	if err != nil {
 		return linkErr("rename", oldname, newname, err)
-	}
-	newHost, err := f.hostPath(newname, noFollowFinal)
-	if err != nil {
-		return linkErr("rename", oldname, newname, err)
-	}
-	if f.rooted && (oldHost == f.root || newHost == f.root) {
-		return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: syscall.EBUSY}
-	}
-	if err := syscall.Rename(oldHost, newHost); err != nil {
-		return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: err}
 	}
 	return nil
 }
@@ -306,11 +357,15 @@ func (f *FS) Rename(oldname, newname string) error {
 // Symlink creates newname as a link whose target is oldname, stored
 // verbatim (never rewritten to a host path).
 func (f *FS) Symlink(oldname, newname string) error {
-	host, err := f.hostPath(newname, noFollowFinal)
-	if err != nil {
-		return linkErr("symlink", oldname, newname, err)
+	err := checkAbs(newname)
+	if err == nil {
+		if f.rooted {
+			err = f.rootedSymlink(oldname, newname)
+		} else {
+			err = os.Symlink(oldname, newname)
+		}
 	}
-	if err := os.Symlink(oldname, host); err != nil {
+	if err != nil {
 		return linkErr("symlink", oldname, newname, err)
 	}
 	return nil
@@ -318,11 +373,16 @@ func (f *FS) Symlink(oldname, newname string) error {
 
 // Chmod changes the mode of the named file, following links.
 func (f *FS) Chmod(name string, mode fs.FileMode) error {
-	host, err := f.hostPath(name, followFinal)
-	if err != nil {
+	if err := checkAbs(name); err != nil {
 		return pathErr("chmod", name, err)
 	}
-	if err := os.Chmod(host, mode); err != nil {
+	var err error
+	if f.rooted {
+		err = f.rootedChmod(name, mode)
+	} else {
+		err = os.Chmod(name, mode)
+	}
+	if err != nil {
 		return pathErr("chmod", name, err)
 	}
 	return nil
@@ -331,21 +391,17 @@ func (f *FS) Chmod(name string, mode fs.FileMode) error {
 // Chtimes changes the access and modification times of the named file,
 // following links; a zero time leaves that time unchanged.
 func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
-	host, err := f.hostPath(name, followFinal)
+	if err := checkAbs(name); err != nil {
+		return pathErr("chtimes", name, err)
+	}
+	var err error
+	if f.rooted {
+		err = f.rootedChtimes(name, atime, mtime)
+	} else {
+		err = os.Chtimes(name, atime, mtime)
+	}
 	if err != nil {
 		return pathErr("chtimes", name, err)
 	}
-	if err := os.Chtimes(host, atime, mtime); err != nil {
-		return pathErr("chtimes", name, err)
-	}
 	return nil
-}
-
-// trimSlashes drops trailing slashes, keeping "/" itself.
-func trimSlashes(name string) string {
-	t := strings.TrimRight(name, "/")
-	if t == "" && strings.HasPrefix(name, "/") {
-		return "/"
-	}
-	return t
 }
