@@ -23,7 +23,9 @@
 //     writes the text "/fixture/home/x" to disk and [FS.ReadLink] returns it.
 //   - Trailing slashes, "." and ".." as a last component, and the EISDIR
 //     and ENOTDIR cases follow the kernel's rules, since the kernel applies
-//     them (see below).
+//     them (see below). So does the length limit: a name or link target of
+//     [vfs.PathMax] bytes or more, counted as the caller gave it (not as a
+//     host path), fails with [vfs.ErrNameTooLong].
 //
 // # Confinement under races
 //

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // The rooted FS on Linux never hands the kernel a host path below its root.
@@ -96,17 +98,26 @@ func (f *FS) open(name string, flag int, mode uint32) (int, error) {
 	return openIn(root, name, flag, mode)
 }
 
-// split returns the directory part of name (ending in a slash) and its last
-// component with any trailing slashes, or "/" and "." when name is the root
-// itself.
+// split returns the directory part of name, without the slash that ends
+// it, as os.RemoveAll's splitPath (so the kernel counts the same length),
+// and its last component with any trailing slashes. dir is "/" when the
+// parent is the root, and base is "." when name is the root itself.
 func split(name string) (dir, base string) {
 	t := strings.TrimRight(name, "/")
 	if t == "" {
 		return "/", "."
 	}
 	i := strings.LastIndexByte(t, '/')
-	return name[:i+1], name[i+1:]
+	if i == 0 {
+		return "/", name[1:]
+	}
+	return name[:i], name[i+1:]
 }
+
+// tooLong reports whether the kernel would refuse name for its length
+// (PATH_MAX) before looking anything up. The calls that hand the kernel
+// only the name's last component check it themselves.
+func tooLong(name string) bool { return len(name) >= vfs.PathMax }
 
 // isRoot reports whether name, absolute, is "/" written with any number of
 // slashes.
@@ -128,6 +139,9 @@ func parentIn(root int, name string) (int, string, error) {
 // atParent runs op with the descriptor of name's parent, resolved in the
 // root, and name's last component.
 func (f *FS) atParent(name string, op func(dir int, base string) error) error {
+	if tooLong(name) {
+		return unix.ENAMETOOLONG
+	}
 	root, err := f.openRoot()
 	if err != nil {
 		return err
@@ -240,12 +254,19 @@ func (f *FS) rootedMkdir(name string, perm fs.FileMode) error {
 }
 
 func (f *FS) rootedSymlink(target, name string) error {
+	if tooLong(target) {
+		// The kernel copies the target in before it looks at the name.
+		return unix.ENAMETOOLONG
+	}
 	return f.atParent(name, func(dir int, base string) error {
 		return ignoringEINTR(func() error { return unix.Symlinkat(target, dir, base) })
 	})
 }
 
 func (f *FS) rootedRemove(name string) error {
+	if tooLong(name) {
+		return unix.ENAMETOOLONG
+	}
 	if isRoot(name) {
 		return unix.EBUSY
 	}
@@ -268,8 +289,10 @@ func (f *FS) rootedRemove(name string) error {
 }
 
 func (f *FS) rootedRename(oldname, newname string) error {
-	if isRoot(oldname) || isRoot(newname) {
-		return unix.EBUSY
+	// In the kernel's order: the old name's length, its parent, the new
+	// name's length, its parent, and only then the last components.
+	if tooLong(oldname) {
+		return unix.ENAMETOOLONG
 	}
 	root, err := f.openRoot()
 	if err != nil {
@@ -283,12 +306,18 @@ func (f *FS) rootedRename(oldname, newname string) error {
 	if oldDir != root {
 		defer unix.Close(oldDir)
 	}
+	if tooLong(newname) {
+		return unix.ENAMETOOLONG
+	}
 	newDir, newBase, err := parentIn(root, newname)
 	if err != nil {
 		return err
 	}
 	if newDir != root {
 		defer unix.Close(newDir)
+	}
+	if isRoot(oldname) || isRoot(newname) {
+		return unix.EBUSY
 	}
 	return ignoringEINTR(func() error { return unix.Renameat(oldDir, oldBase, newDir, newBase) })
 }
