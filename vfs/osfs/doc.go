@@ -65,9 +65,8 @@
 //
 // A rooted FS needs Linux 5.6 or later (openat2); on older kernels every
 // call fails with an error wrapping errors.ErrUnsupported. Chmod uses
-// fchmodat2 (Linux 6.6) and Chtimes utimensat with AT_EMPTY_PATH (5.8)
-// when the kernel has them, and the descriptor's /proc/self/fd entry
-// otherwise. On other systems every call of a rooted FS fails with an
+// fchmodat2 (Linux 6.6) and Chtimes utimensat with AT_EMPTY_PATH when the
+// kernel has them, and the descriptor's /proc/self/fd entry otherwise. On other systems every call of a rooted FS fails with an
 // error wrapping errors.ErrUnsupported: they have no RESOLVE_IN_ROOT, and
 // os.Root, the race-free alternative there, refuses the absolute links
 // a rooted FS must follow. The host FS works everywhere.

@@ -723,3 +723,21 @@ func TestFileCapabilities(t *testing.T) {
 		t.Errorf("content (-want +got):\n%s", diff)
 	}
 }
+
+// TestRootedRemoveAllRoot: RemoveAll("/") removes everything below the
+// root and then fails with EBUSY, as the kernel refuses to remove "/".
+func TestRootedRemoveAllRoot(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"/", "//"} {
+		fsys := rooted(t)
+		err := fsys.RemoveAll(name)
+		var pe *fs.PathError
+		if !errors.As(err, &pe) || pe.Path != name || !errors.Is(err, syscall.EBUSY) {
+			t.Errorf("RemoveAll(%q) = %v, want *fs.PathError naming it with EBUSY", name, err)
+		}
+		list, err := fsys.ReadDir("/")
+		if err != nil || len(list) != 0 {
+			t.Errorf("after RemoveAll(%q): ReadDir(/) = %v, %v; want an empty root", name, list, err)
+		}
+	}
+}

@@ -330,9 +330,11 @@ func (f *FS) rootedChmod(name string, mode fs.FileMode) error {
 	defer unix.Close(fd)
 	m := sysMode(mode)
 	err = ignoringEINTR(func() error { return unix.Fchmodat(fd, "", m, unix.AT_EMPTY_PATH) })
-	if err == unix.EOPNOTSUPP {
-		// No fchmodat2 (before Linux 6.6): the descriptor's own entry in
-		// /proc names the same file.
+	if err == unix.EOPNOTSUPP || err == unix.EPERM {
+		// No fchmodat2 (before Linux 6.6; the x/sys wrapper reports its
+		// ENOSYS as EOPNOTSUPP), or a sandbox that refuses system calls
+		// it does not know with EPERM: the descriptor's own entry in /proc
+		// names the same file, and a real EPERM comes back from there.
 		return chmodProc(fd, m)
 	}
 	return err
@@ -356,7 +358,7 @@ func (f *FS) rootedChtimes(name string, atime, mtime time.Time) error {
 	ts := []unix.Timespec{utime(atime), utime(mtime)}
 	err = ignoringEINTR(func() error { return unix.UtimesNanoAt(fd, "", ts, unix.AT_EMPTY_PATH) })
 	if err == unix.EINVAL {
-		// No AT_EMPTY_PATH for utimensat (before Linux 5.8).
+		// A kernel whose utimensat does not take AT_EMPTY_PATH.
 		return chtimesProc(fd, ts)
 	}
 	return err
@@ -378,7 +380,7 @@ func utime(t time.Time) unix.Timespec {
 }
 
 func (f *FS) rootedRemoveAll(name string) error {
-	if endsWithDot(name) {
+	if !isRoot(name) && endsWithDot(name) {
 		// As os.RemoveAll: a name ending in "." or ".." is refused.
 		return &fs.PathError{Op: "RemoveAll", Path: name, Err: unix.EINVAL}
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // TestProcFallbacks checks the paths taken on kernels without fchmodat2
-// (before 6.6) or without AT_EMPTY_PATH for utimensat (before 5.8), which
+// (before 6.6) or without AT_EMPTY_PATH for utimensat, which
 // the kernels that run the tests do not take: they act on the file open as
 // an O_PATH descriptor through its /proc/self/fd entry.
 func TestProcFallbacks(t *testing.T) {
