@@ -161,12 +161,58 @@ func outcomeOf(r *Result, rr RunReport, summary bool) fixtures.Outcome {
 // Passed reports whether every expectation held.
 func (o *Outcome) Passed() bool { return len(o.Mismatches) == 0 }
 
-// Failure describes the mismatches, one per line.
+// Failure describes why the scenario failed, for a person to read, or
+// returns "" when it passed: run by run, the run's own error first (the
+// cause), then its failed expectations (grouped by expected file, long
+// values as indented line diffs), then the after checks. vfsim check,
+// vfsim run and package simtest all print it.
 func (o *Outcome) Failure() string {
+	if o.Passed() {
+		return ""
+	}
 	var b strings.Builder
+	for i, r := range o.Results {
+		var ms []diff.Mismatch
+		unexpected := false
+		for _, m := range o.Mismatches {
+			switch {
+			case m.Run != i:
+			case m.Path == "/error" && m.Want == "":
+				unexpected = true // a failure no expectation asked for: the header says it
+			default:
+				ms = append(ms, m.Mismatch)
+			}
+		}
+		if len(ms) == 0 && !unexpected {
+			continue
+		}
+		fmt.Fprintf(&b, "run %d (agent %s, profile %s)", i, orNone(r.AgentID), orNone(r.ProfileID))
+		switch {
+		case unexpected:
+			fmt.Fprintf(&b, " failed unexpectedly: %s\n", r.Err)
+		case r.Err != nil:
+			fmt.Fprintf(&b, " failed: %s\n", r.Err)
+		default:
+			b.WriteString(":\n")
+		}
+		b.WriteString(diff.Format(ms, "    "))
+	}
+	var after []diff.Mismatch
 	for _, m := range o.Mismatches {
-		b.WriteString(m.String())
-		b.WriteByte('\n')
+		if m.Run < 0 {
+			after = append(after, m.Mismatch)
+		}
+	}
+	if len(after) > 0 {
+		b.WriteString("after the last run:\n")
+		b.WriteString(diff.Format(after, "    "))
 	}
 	return b.String()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }

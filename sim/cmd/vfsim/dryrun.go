@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -24,44 +25,61 @@ import (
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
+func dryRunCommand() *command {
+	return &command{
+		name:     "dry-run",
+		synopsis: "[--home DIR] [--project DIR] [--agent ID] [--profile ID] [--strict] [-- AGENT-ARGS ...]",
+		summary:  "show what a real run would do with your home and project, writing nothing",
+		about: `
+Dry-run resolves and assembles the composite profile of a real home and
+project through a copy-on-write overlay, so that nothing is written to
+disk, and prints the launch plan, the composite at launch as a tree (each
+entry with its kind, link target, strategy and where it comes from), the
+warnings and every durable change a real run would make before the agent
+starts (native fallback files, cache directories). Arguments after -- are
+passed to the agent as a real run would pass them. It exits with 1 when the
+run fails.`,
+		flags: func(f *flag.FlagSet) func(*cli, []string) (int, error) {
+			home := f.String("home", "", "the home `DIR` (default $HOME)")
+			project := f.String("project", "", "the project `DIR` (default the working directory)")
+			agent := f.String("agent", "", "the agent `ID`, one of "+agentList()+" (default from the settings)")
+			profile := f.String("profile", "", "the profile `ID` (default from the settings)")
+			strict := f.Bool("strict", false, "turn warnings into a failure, as a run with --strict does")
+			return func(c *cli, args []string) (int, error) {
+				return dryRun(c, *home, *project, sim.Spec{Agent: *agent, Profile: *profile, Strict: *strict, Args: args})
+			}
+		},
+	}
+}
+
 // dryRun is `vfsim dry-run`: the real resolution and assembly over the
 // user's home and project, seen through a copy-on-write overlay so that
 // nothing is written to disk. It prints the launch plan, the composite at
 // launch, the warnings and the durable changes a real run would make
 // before the agent starts.
-func dryRun(args []string, stdout io.Writer) (int, error) {
-	f := newFlags("dry-run")
-	home := f.String("home", "", "home directory (default $HOME)")
-	project := f.String("project", "", "project directory (default the working directory)")
-	agent := f.String("agent", "", "agent: one of "+strings.Join(composite.DefaultRegistry().IDs(), ", ")+" (default from the settings)")
-	profile := f.String("profile", "", "profile id (default from the settings)")
-	strict := f.Bool("strict", false, "turn warnings into a failure, as --strict does")
-	if err := f.Parse(args); err != nil {
-		return 0, usageError{err}
-	}
+func dryRun(c *cli, home, project string, spec sim.Spec) (int, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return 0, err
 	}
-	if *home == "" {
-		if *home, err = os.UserHomeDir(); err != nil {
+	if home == "" {
+		if home, err = os.UserHomeDir(); err != nil {
 			return 0, err
 		}
 	}
-	if *project == "" {
-		*project = cwd
+	if project == "" {
+		project = cwd
 	}
-	spec := sim.Spec{Agent: *agent, Profile: *profile, Strict: *strict, Args: f.Args()}
-	if spec.Home, err = filepath.Abs(*home); err != nil {
+	if spec.Home, err = filepath.Abs(home); err != nil {
 		return 0, err
 	}
-	if spec.Project, err = filepath.Abs(*project); err != nil {
+	if spec.Project, err = filepath.Abs(project); err != nil {
 		return 0, err
 	}
 	spec.Home, spec.Project = filepath.ToSlash(spec.Home), filepath.ToSlash(spec.Project)
 	opts := sim.Options{TempDir: filepath.ToSlash(os.TempDir()), Cwd: filepath.ToSlash(cwd), Env: environ(os.Environ())}
 	out := dryRunOn(context.Background(), osfs.New(), spec, opts)
-	printDryRun(stdout, spec, out)
+	printDryRun(c.stdout, spec, out)
 	if out.Result.Err != nil || out.ChangesErr != nil {
 		return 1, nil
 	}
@@ -160,7 +178,7 @@ func printDelta(w io.Writer, d report.Delta, prefix string) {
 	if len(d.Added)+len(d.Changed)+len(d.Removed) == 0 {
 		fmt.Fprintf(w, "  none\n")
 	}
-	for _, k := range sortedKeys(d.Added) {
+	for _, k := range slices.Sorted(maps.Keys(d.Added)) {
 		fmt.Fprintf(w, "  + %s%s %s\n", prefix, k, describeEntry(d.Added[k]))
 	}
 	for _, k := range slices.Sorted(maps.Keys(d.Changed)) {
@@ -216,7 +234,7 @@ func overlayOptions(overlay bool, dir string, sc *fixtures.Scenario) (sim.Scenar
 	if !overlay {
 		return sim.ScenarioOptions{}, nil
 	}
-	if strings.HasSuffix(dir, ".txtar") || !isFixture(dir) {
+	if strings.HasSuffix(dir, ".txtar") || !fixtures.IsFixtureDir(dir) {
 		return sim.ScenarioOptions{}, usageError{fmt.Errorf("--overlay needs a fixture directory (README.md, home/, project/), not %s", dir)}
 	}
 	abs, err := filepath.Abs(dir)

@@ -2,22 +2,17 @@
 //
 // Usage:
 //
-//	vfsim check [--scenarios DIR] [DIR ...]   run every scenario, one line per run
-//	vfsim run --fixture DIR|FILE.txtar [--scenario FILE] [--json] [--overlay]
-//	vfsim update [DIR ...]                    rewrite expected files from the engine
-//	vfsim list [DIR ...]                      list fixtures and scenarios
-//	vfsim dry-run [--home DIR] [--project DIR] [--agent ID] [--profile ID] [--strict] [-- args]
+//	vfsim check [--scenarios DIR] [FIXTURE|DIR ...]   run every scenario, one line each
+//	vfsim run --fixture DIR|FILE.txtar [--scenario NAME|FILE] [--json] [--overlay]
+//	vfsim update [FIXTURE|DIR ...]                    create or rewrite failing expected files
+//	vfsim list [FIXTURE|DIR ...]                      list fixtures and scenarios
+//	vfsim dry-run [--home DIR] [--project DIR] [--agent ID] [--profile ID] [--strict] [-- ARGS]
 //
-// Without DIR, check and list use the fixture catalog embedded in the
-// binary, and update rewrites ./fixtures/catalog. A DIR is a fixture (it
-// has README.md, home/ and project/) or a folder of fixtures. With
-// --scenarios, the scenario files of DIR (matched to fixtures by their
-// "fixture" field) are run instead of the fixtures' own scenarios/.
-// run --overlay runs on a copy-on-write overlay of the fixture directory
-// instead of a copy in memory. dry-run resolves and assembles a real home
-// and project (default: $HOME and the working directory) through an
-// overlay and prints the launch, the composite and every durable change a
-// real run would make before the agent starts, writing nothing to disk.
+// A FIXTURE is a fixture directory (README.md, home/ and project/) or a
+// .txtar archive; a DIR is a folder of them. Without one, check and list
+// use the fixture catalog built into the binary, and update works on
+// ./fixtures/catalog. 'vfsim <command> --help' describes each command and
+// every flag.
 package main
 
 import (

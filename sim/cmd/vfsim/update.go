@@ -1,98 +1,94 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"flag"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 
+	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/sim"
 )
 
-// update rewrites the expected files that scenarios name (summaries and
-// warnings) from what the engine produces now. Only fixtures on disk can
-// be updated; the default is ./fixtures/catalog.
-func update(args []string, stdout io.Writer) (int, error) {
-	f := newFlags("update")
-	if err := f.Parse(args); err != nil {
-		return 0, usageError{err}
+func updateCommand() *command {
+	return &command{
+		name:     "update",
+		synopsis: "[FIXTURE|DIR ...]",
+		summary:  "create or rewrite the expected files that do not match",
+		about: `
+Update runs every scenario of the fixtures named (fixture directories,
+.txtar archives or folders of them; default ./fixtures/catalog) and writes
+each expected file a scenario compares (summary and warnings files) whose
+comparison fails: a file that is missing or empty is created or filled, a
+file that differs is rewritten, a file that matches is left alone. It
+prints each file it wrote, then runs the scenarios again and lists those
+that still fail (expectations written in the scenario itself, such as
+result, error, ops and after checks, are not rewritten): it exits with 1
+when any does. Review the changes (git diff) before committing them.`,
+		flags: func(f *flag.FlagSet) func(*cli, []string) (int, error) {
+			return update
+		},
 	}
-	dirs := f.Args()
-	if len(dirs) == 0 {
-		dirs = []string{filepath.Join("fixtures", "catalog")}
+}
+
+func update(c *cli, args []string) (int, error) {
+	if len(args) == 0 {
+		args = []string{filepath.Join("fixtures", "catalog")}
 	}
-	var fixtureDirs []string
-	for _, d := range dirs {
-		if isFixture(d) {
-			fixtureDirs = append(fixtureDirs, d)
-			continue
-		}
-		entries, err := os.ReadDir(d)
+	var paths []string
+	for _, a := range args {
+		found, err := fixtures.Find(a)
 		if err != nil {
 			return 0, err
 		}
-		for _, e := range entries {
-			if sub := filepath.Join(d, e.Name()); e.IsDir() && isFixture(sub) {
-				fixtureDirs = append(fixtureDirs, sub)
-			}
-		}
+		paths = append(paths, found...)
 	}
-	written := 0
-	for _, dir := range fixtureDirs {
-		fxs, err := loadFixtures([]string{dir})
+	ctx := context.Background()
+	written, failed, scenarios := 0, 0, 0
+	for _, p := range paths {
+		fx, err := fixtures.Load(p)
 		if err != nil {
 			return 0, err
 		}
-		fx := fxs[0]
-		for _, sc := range fx.Scenarios() {
-			out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
-			if err != nil {
+		files, err := sim.UpdateExpected(ctx, fx, sim.ScenarioOptions{})
+		if err != nil {
+			return 0, err
+		}
+		for _, f := range files {
+			fmt.Fprintf(c.stdout, "wrote %s\n", displayPath(fx, f))
+		}
+		written += len(files)
+		if len(files) > 0 {
+			if fx, err = fixtures.Load(p); err != nil {
 				return 0, err
 			}
-			for i, run := range sc.Runs {
-				if run.Expect == nil {
-					continue
-				}
-				rr := out.Report.Runs[i]
-				if s := run.Expect.Summary; s != nil && rr.Summary != nil {
-					doc := struct {
-						ProfileID string `json:"profileId"`
-						AgentID   string `json:"agentId"`
-						*sim.Summary
-					}{rr.ProfileID, rr.AgentID, rr.Summary}
-					if err := writeJSON(filepath.Join(dir, filepath.FromSlash(s.File)), doc); err != nil {
-						return 0, err
-					}
-					fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(dir, s.File))
-					written++
-				}
-				if w := run.Expect.Warnings; w != nil && w.File != "" {
-					if err := writeJSON(filepath.Join(dir, filepath.FromSlash(w.File)), rr.Warnings); err != nil {
-						return 0, err
-					}
-					fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(dir, w.File))
-					written++
-				}
+		}
+		for _, sc := range fx.Scenarios() {
+			scenarios++
+			out, err := sim.RunScenario(ctx, fx, sc, sim.ScenarioOptions{})
+			switch {
+			case err != nil:
+				failed++
+				fmt.Fprintf(c.stdout, "still failing: %s/%s\n    %v\n", fx.Name(), sc.Name, err)
+			case !out.Passed():
+				failed++
+				fmt.Fprintf(c.stdout, "still failing: %s/%s\n%s", fx.Name(), sc.Name, indent(out.Failure(), "    "))
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "%d expected files written\n", written)
+	fmt.Fprintf(c.stdout, "%d expected files written; %d of %d scenarios still fail\n", written, failed, scenarios)
+	if failed > 0 {
+		return 1, nil
+	}
 	return 0, nil
 }
 
-func writeJSON(file string, v any) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
+// displayPath names an expected file of fx as the user would find it: in
+// the fixture directory, or as a section of the archive.
+func displayPath(fx *fixtures.Fixture, file string) string {
+	src := fx.Source()
+	if filepath.Ext(src) == ".txtar" {
+		return src + ": " + file
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(file, b.Bytes(), 0o644)
+	return filepath.Join(src, filepath.FromSlash(file))
 }

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/sim"
+)
+
+func checkCommand() *command {
+	return &command{
+		name:     "check",
+		synopsis: "[--scenarios DIR] [FIXTURE|DIR ...]",
+		summary:  "run every scenario and compare it with its expectations",
+		about: `
+Check runs every scenario of the fixtures named (a fixture directory, a
+.txtar archive, or a folder of them; without any, the fixture catalog
+built into vfsim) and prints one line per scenario, PASS or FAIL with its
+time, then, for a failed one, the run's error and the expectations that did
+not hold, with a readable difference. It exits with 1 when a scenario
+failed.`,
+		flags: func(f *flag.FlagSet) func(*cli, []string) (int, error) {
+			scenarios := f.String("scenarios", "", "run the scenario files of `DIR` (each names its fixture in its \"fixture\" field) instead of the fixtures' own scenarios/")
+			return func(c *cli, args []string) (int, error) { return check(c, *scenarios, args) }
+		},
+	}
+}
+
+func listCommand() *command {
+	return &command{
+		name:     "list",
+		synopsis: "[FIXTURE|DIR ...]",
+		summary:  "list fixtures and their scenarios",
+		about: `
+List prints each fixture named (default: the built-in catalog) and, below
+it, the name and purpose ("why") of each of its scenarios.`,
+		flags: func(f *flag.FlagSet) func(*cli, []string) (int, error) {
+			return func(c *cli, args []string) (int, error) {
+				fxs, err := loadFixtures(args)
+				if err != nil {
+					return 0, err
+				}
+				for _, fx := range fxs {
+					fmt.Fprintf(c.stdout, "%s\n", fx.Name())
+					for _, sc := range fx.Scenarios() {
+						fmt.Fprintf(c.stdout, "  %s: %s\n", sc.Name, sc.Why)
+					}
+				}
+				return 0, nil
+			}
+		},
+	}
+}
+
+// job is one scenario to run on one fixture.
+type job struct {
+	fx *fixtures.Fixture
+	sc *fixtures.Scenario
+}
+
+// loadFixtures loads the fixtures named by paths (a fixture, an archive or
+// a folder of them), or the embedded catalog when there are none.
+func loadFixtures(paths []string) ([]*fixtures.Fixture, error) {
+	if len(paths) == 0 {
+		return fixtures.LoadCatalog()
+	}
+	var out []*fixtures.Fixture
+	for _, p := range paths {
+		found, err := fixtures.Find(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range found {
+			fx, err := fixtures.Load(f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fx)
+		}
+	}
+	return out, nil
+}
+
+// jobsOf pairs fixtures with their scenarios, or with the scenario files
+// of scenarioDir when it is set.
+func jobsOf(fxs []*fixtures.Fixture, scenarioDir string) ([]job, error) {
+	var jobs []job
+	if scenarioDir == "" {
+		for _, fx := range fxs {
+			for _, sc := range fx.Scenarios() {
+				jobs = append(jobs, job{fx, sc})
+			}
+		}
+		return jobs, nil
+	}
+	byName := map[string]*fixtures.Fixture{}
+	for _, fx := range fxs {
+		byName[fx.Name()] = fx
+	}
+	files, err := filepath.Glob(filepath.Join(scenarioDir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		sc, err := readScenario(f)
+		if err != nil {
+			return nil, err
+		}
+		fx, ok := byName[sc.Fixture]
+		if !ok {
+			return nil, fmt.Errorf("%s: fixture %q not among the fixtures given", f, sc.Fixture)
+		}
+		jobs = append(jobs, job{fx, sc})
+	}
+	return jobs, nil
+}
+
+func readScenario(file string) (*fixtures.Scenario, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return fixtures.ParseScenario(data, file)
+}
+
+func check(c *cli, scenarioDir string, args []string) (int, error) {
+	fxs, err := loadFixtures(args)
+	if err != nil {
+		return 0, err
+	}
+	jobs, err := jobsOf(fxs, scenarioDir)
+	if err != nil {
+		return 0, err
+	}
+	if len(jobs) == 0 {
+		return 0, errors.New("no scenario to run")
+	}
+	failed := 0
+	start := time.Now()
+	opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache()}}
+	for _, j := range jobs {
+		t0 := time.Now()
+		out, err := sim.RunScenario(context.Background(), j.fx, j.sc, opts)
+		took := round(time.Since(t0))
+		switch {
+		case err != nil:
+			failed++
+			fmt.Fprintf(c.stdout, "FAIL %s/%s (%s)\n    %v\n", j.fx.Name(), j.sc.Name, took, err)
+		case !out.Passed():
+			failed++
+			fmt.Fprintf(c.stdout, "FAIL %s/%s (%s)\n%s", j.fx.Name(), j.sc.Name, took, indent(out.Failure(), "    "))
+		default:
+			fmt.Fprintf(c.stdout, "PASS %s/%s (%s)\n", j.fx.Name(), j.sc.Name, took)
+		}
+	}
+	fmt.Fprintf(c.stdout, "%d passed, %d failed (%s)\n", len(jobs)-failed, failed, round(time.Since(start)))
+	if failed > 0 {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// indent prefixes every line of text with prefix.
+func indent(text, prefix string) string {
+	if text == "" {
+		return ""
+	}
+	return prefix + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n"+prefix) + "\n"
+}
+
+func round(d time.Duration) time.Duration {
+	switch {
+	case d > time.Second:
+		return d.Round(time.Millisecond)
+	case d > time.Millisecond:
+		return d.Round(time.Microsecond)
+	}
+	return d
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/fixtures/golden"
+)
+
+// scrub makes command output stable: the temporary directory becomes
+// $TMP and durations (12.3ms) become (T).
+func scrub(out, tmp string) string {
+	out = strings.ReplaceAll(out, tmp, "$TMP")
+	return regexp.MustCompile(`\(\d+(\.\d+)?(ns|µs|ms|s)\)`).ReplaceAllString(out, "(T)")
+}
+
+const fillArchive = `-- README.md --
+A one-profile project whose expected files are still to be written.
+-- home/.outfitter/settings.yml --
+default_profile: solo
+profile_sources:
+  - path: ./profiles
+-- home/.outfitter/profiles/solo/profile.yml --
+id: solo
+controls:
+  model: solo-model
+-- project/.keep --
+-- expected/pi/warnings.json --
+-- expected/claude/summary.json --
+{}
+-- scenarios/pi.json --
+{"runs": [{"agent": "pi", "ops": [{"op": "write", "path": "scratch.txt", "data": "x\n"}],
+  "expect": {"summary": {"file": "expected/pi/summary.json"}, "warnings": {"file": "expected/pi/warnings.json"}}}]}
+-- scenarios/claude.json --
+{"runs": [{"agent": "claude", "expect": {"result": {"profileId": "other"}, "summary": {"file": "expected/claude/summary.json"}}}]}
+`
+
+// TestUpdateGolden: update creates a missing expected file, fills an
+// empty one and an empty summary, in a txtar archive; it says what it
+// wrote and lists the scenario that still fails on an expectation written
+// in the scenario itself (exit 1); run again, it writes nothing.
+func TestUpdateGolden(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "fill.txtar")
+	if err := os.WriteFile(file, []byte(fillArchive), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for range 2 {
+		code, out, errs := runCLI(t, "update", file)
+		if code != 1 || errs != "" {
+			t.Errorf("vfsim update = %d, stderr %q; want 1 (a scenario still fails)", code, errs)
+		}
+		got.WriteString("$ vfsim update fill.txtar\n" + scrub(out, tmp))
+	}
+	golden.Text(t, filepath.Join("testdata", "update.txt"), got.String())
+	code, out, _ := runCLI(t, "check", file)
+	if code != 1 || !strings.Contains(out, "PASS fill/pi") || !strings.Contains(out, "FAIL fill/claude") {
+		t.Errorf("check after update = %d:\n%s", code, out)
+	}
+}
+
+func TestUpdateDirectory(t *testing.T) {
+	t.Parallel()
+	dir := writeFixture(t, true)
+	if err := os.Remove(filepath.Join(dir, "expected", "pi", "warnings.json")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "update", dir)
+	if code != 0 {
+		t.Fatalf("vfsim update = %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"wrote " + filepath.Join(dir, "expected", "pi", "summary.json"), "wrote " + filepath.Join(dir, "expected", "pi", "warnings.json"), "2 expected files written; 0 of 1 scenarios still fail"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code, out, _ := runCLI(t, "check", dir); code != 0 {
+		t.Fatalf("check after update = %d\n%s", code, out)
+	}
+}
+
+// TestCheckFailureGolden pins what check prints for a failed scenario.
+func TestCheckFailureGolden(t *testing.T) {
+	t.Parallel()
+	dir := writeFixture(t, true)
+	code, out, _ := runCLI(t, "check", dir)
+	if code != 1 {
+		t.Fatalf("vfsim check on a failing fixture = %d, want 1\n%s", code, out)
+	}
+	golden.Text(t, filepath.Join("testdata", "check-failure.txt"), scrub(out, filepath.Dir(dir)))
+}
+
+func TestRunScenarioByNameOrPath(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "fill.txtar")
+	if err := os.WriteFile(file, []byte(fillArchive), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"pi", "scenarios/pi.json", "pi.json"} {
+		code, out, errs := runCLI(t, "run", "--fixture", file, "--scenario", ref)
+		if !strings.HasPrefix(out, "scenario pi\n") {
+			t.Errorf("run --scenario %s = %d, %q\n%s", ref, code, errs, out)
+		}
+	}
+	dir := writeFixture(t, false)
+	if code, out, errs := runCLI(t, "run", "--fixture", dir, "--scenario", filepath.Join(dir, "scenarios", "one.json")); code != 0 || !strings.HasPrefix(out, "scenario one\n") {
+		t.Errorf("run --scenario <path into the fixture> = %d, %q\n%s", code, errs, out)
+	}
+	code, _, errs := runCLI(t, "run", "--fixture", file)
+	if code != 2 || !strings.Contains(errs, "fixture fill has 2 scenarios (claude, pi): name one with --scenario") {
+		t.Errorf("run without --scenario on two scenarios = %d, %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "run", "--fixture", file, "--scenario", "nope")
+	if code != 2 || !strings.Contains(errs, `fixture fill has no scenario "nope" (it has claude, pi)`) {
+		t.Errorf("run --scenario nope = %d, %q", code, errs)
+	}
+}
