@@ -10,7 +10,13 @@ import (
 // and exact content; and the flattening of a profile, keyed by the selected
 // id, the project and the cached profiles it read. Runs that read the same
 // files again (every scenario of a fixture, every case of a property test)
-// parse each distinct file and flatten each distinct stack once.
+// parse each distinct file and flatten each distinct stack once. On a
+// [*vfs.MemFS], it also keeps each profile source's scan with a clone of
+// the file system, and reuses it while [vfs.DiffFS] finds the source
+// directory unchanged (for clones of one fixture, a pointer comparison):
+// a cached run then neither lists nor reads the profiles it does not use.
+// Taking that clone, on a miss, makes the file system's next writes copy
+// the nodes they change, as after any Clone.
 // A Cache is safe for concurrent use; give one to [Options].Cache. Results
 // are identical with and without it, and a caller may modify a [Result]
 // freely: what the cache holds is never modified and never handed out,
@@ -26,7 +32,10 @@ type Cache struct {
 	// resolutions memoizes ResolveProfile over cached profiles, keyed by
 	// resolutionKey.
 	resolutions map[string]*memoResolution
-	limit       int
+	// sources holds the kept scans of source directories by name (see
+	// sourcememo.go).
+	sources map[string]*sourceDir
+	limit   int
 }
 
 // NewCache returns an empty cache.
@@ -65,7 +74,7 @@ func (c *Cache) put(k memoKey, e *cachedDoc) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.entries == nil || len(c.entries)+len(c.resolutions) >= c.limit {
+	if c.entries == nil || c.size() >= c.limit {
 		c.reset()
 	}
 	c.entries[k] = e
@@ -80,7 +89,11 @@ func (c *Cache) reset() {
 	c.entries = make(map[memoKey]*cachedDoc)
 	c.serials = make(map[*Profile]uint64)
 	c.resolutions = make(map[string]*memoResolution)
+	c.sources = make(map[string]*sourceDir)
 }
+
+// size is the number of things the cache holds; the caller holds mu.
+func (c *Cache) size() int { return len(c.entries) + len(c.resolutions) + len(c.sources) }
 
 // settingsFile parses, validates and converts a settings file, through the
 // cache. The record is shared with the cache: callers only read it.
@@ -168,7 +181,7 @@ func (c *Cache) resolveProfile(layers []Layer, id, project string) *Resolution {
 		memo = &memoResolution{res: r, layers: idx}
 		if ok {
 			c.mu.Lock()
-			if c.resolutions != nil && len(c.entries)+len(c.resolutions) < c.limit {
+			if c.resolutions != nil && c.size() < c.limit {
 				c.resolutions[key] = memo
 			}
 			c.mu.Unlock()

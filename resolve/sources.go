@@ -41,12 +41,17 @@ func LoadProfiles(fsys FS, sources []SourceDir, agents *Agents) ([]Layer, []*Iss
 func (c *Cache) loadProfiles(fsys FS, sources []SourceDir, agents *Agents) ([]Layer, []*Issue) {
 	var layers []Layer
 	var issues []*Issue
+	var snap *vfs.MemFS // one clone for every source scanned, see loadSource
 	for _, s := range sources {
 		if s.Source.Remote() && !s.Synced {
 			continue
 		}
-		l, is := c.loadSource(fsys, s.Source, s.Dir, agents)
-		layers = append(layers, l...)
+		l, is := c.loadSource(fsys, s.Source, s.Dir, agents, &snap)
+		if layers == nil {
+			layers = l
+		} else {
+			layers = append(layers, l...)
+		}
 		issues = append(issues, is...)
 	}
 	return layers, issues
@@ -57,45 +62,114 @@ type candidate struct {
 	layout                           Layout
 }
 
-// loadSource scans one source directory.
-func (cache *Cache) loadSource(fsys FS, src Source, dir string, agents *Agents) ([]Layer, []*Issue) {
+// loadSource scans one source directory, through the cache's source memo
+// when fsys is a [*vfs.MemFS] (see sourcememo.go). A scan that misses the
+// memo reads a clone of fsys, so that what is memoized is what the clone
+// holds, whatever happens to fsys meanwhile; *snap holds that clone, made
+// on the first miss, for the other sources of the same load.
+func (cache *Cache) loadSource(fsys FS, src Source, dir string, agents *Agents, snap **vfs.MemFS) ([]Layer, []*Issue) {
+	m, ok := fsys.(*vfs.MemFS)
+	var memo *sourceMemo
+	keep := false
+	if ok && cache != nil {
+		memo, keep = cache.sourceHit(m, dir, agents)
+	}
+	switch {
+	case memo != nil:
+		return sourceLayers(memo.found, nil, src, dir)
+	case !keep:
+		// A scan that is not kept lives on the stack when it is small.
+		var buf [8]scanned
+		found, issues, _ := cache.scanSource(fsys, dir, agents, buf[:0], false)
+		if ok && cache != nil && len(issues) == 0 {
+			cache.noteScan(nil, dir, nil, nil, len(found))
+		}
+		return sourceLayers(found, issues, src, dir)
+	}
+	if *snap == nil {
+		*snap = m.Clone()
+	}
+	found, issues, plain := cache.scanSource(*snap, dir, agents, nil, true)
+	if len(issues) == 0 {
+		kept := *snap
+		if !plain {
+			kept = nil
+		}
+		cache.noteScan(kept, dir, agents, found, len(found))
+	}
+	return sourceLayers(found, issues, src, dir)
+}
+
+// scanned is one profile file of a source: its profile, or the issue
+// that kept it from loading.
+type scanned struct {
+	cand    candidate
+	profile *Profile
+	issue   *Issue
+}
+
+// scanSource lists and parses, for agents, the profile files of dir,
+// appending them to buf; issues are the problems with dir itself. With checkLinks, plain
+// reports that every name read lies in dir's own subtree, through no
+// link: dir is not a link, nor is any entry or folder profile.yml, and
+// every read succeeded; without, it is false.
+func (cache *Cache) scanSource(fsys FS, dir string, agents *Agents, buf []scanned, checkLinks bool) (found []scanned, issues []*Issue, plain bool) {
 	info, err := vfs.Stat(fsys, dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, vfs.ErrNotDir) {
-			return nil, []*Issue{{File: dir, Message: "Profile source must be an existing directory."}}
+			return nil, []*Issue{{File: dir, Message: "Profile source must be an existing directory."}}, false
 		}
-		return nil, []*Issue{{File: dir, Message: "Could not inspect profile source: " + err.Error(), Err: err}}
+		return nil, []*Issue{{File: dir, Message: "Could not inspect profile source: " + err.Error(), Err: err}}, false
 	}
 	if !info.IsDir() {
-		return nil, []*Issue{{File: dir, Message: "Profile source must be an existing directory."}}
+		return nil, []*Issue{{File: dir, Message: "Profile source must be an existing directory."}}, false
 	}
-	cands, err := candidates(fsys, dir)
+	cands, plain, err := candidates(fsys, dir, checkLinks)
 	if err != nil {
-		return nil, []*Issue{{File: dir, Message: "Could not read profile source entries: " + err.Error(), Err: err}}
+		return nil, []*Issue{{File: dir, Message: "Could not read profile source entries: " + err.Error(), Err: err}}, false
 	}
-	var layers []Layer
-	var issues []*Issue
+	found = buf
+	if cap(found) < len(cands) {
+		found = make([]scanned, 0, len(cands))
+	}
 	for _, c := range cands {
 		if !ValidID(c.slug) {
-			issues = append(issues, &Issue{File: c.file, Message: fmt.Sprintf("Profile slug '%s' is not a filesystem-safe Outfitter profile id.", c.slug)})
+			found = append(found, scanned{cand: c, issue: &Issue{File: c.file, Message: fmt.Sprintf("Profile slug '%s' is not a filesystem-safe Outfitter profile id.", c.slug)}})
 			continue
 		}
 		data, err := vfs.ReadFile(fsys, c.file)
 		if err != nil {
-			issues = append(issues, &Issue{File: c.file, Message: "Could not read profile YAML: " + err.Error(), Err: err})
+			plain = false
+			found = append(found, scanned{cand: c, issue: &Issue{File: c.file, Message: "Could not read profile YAML: " + err.Error(), Err: err}})
 			continue
 		}
 		p, issue := cache.parseProfile(data, c.slug, c.file, agents)
-		if issue != nil {
-			issues = append(issues, issue)
+		found = append(found, scanned{cand: c, profile: p, issue: issue})
+	}
+	return found, issues, plain
+}
+
+// sourceLayers turns a scan into the layers of src, filtered by its only
+// and except lists, and the issues, dir's own first; found is not
+// modified, and every issue returned is the caller's own.
+func sourceLayers(found []scanned, issues []*Issue, src Source, dir string) ([]Layer, []*Issue) {
+	if len(issues) > 0 {
+		return nil, issues
+	}
+	layers := make([]Layer, 0, len(found))
+	for _, f := range found {
+		if f.issue != nil {
+			c := *f.issue
+			issues = append(issues, &c)
 			continue
 		}
-		if !keep(src, p.ID) {
+		if !keep(src, f.profile.ID) {
 			continue
 		}
+		c := f.cand
 		layers = append(layers, Layer{
-			ID: p.ID, Source: src, SourceRoot: dir, FolderPath: c.folder,
-			ProfilePath: c.file, ResourceRoot: c.resourceRoot, Layout: c.layout, Profile: p,
+			ID: f.profile.ID, Source: src, SourceRoot: dir, FolderPath: c.folder,
+			ProfilePath: c.file, ResourceRoot: c.resourceRoot, Layout: c.layout, Profile: f.profile,
 		})
 	}
 	return layers, issues
@@ -103,10 +177,21 @@ func (cache *Cache) loadSource(fsys FS, src Source, dir string, agents *Agents) 
 
 // candidates lists the profile files of a source in sorted-name order. Any
 // entry that cannot be stat'ed (a dangling link) fails the whole source.
-func candidates(fsys FS, dir string) ([]candidate, error) {
+// With checkLinks, plain reports that neither dir, nor an entry, nor a
+// folder's profile.yml is a link (as far as fsys can tell: without Lstat,
+// never); without, it is false.
+func candidates(fsys FS, dir string, checkLinks bool) (out []candidate, plain bool, err error) {
 	entries, err := vfs.ReadDir(fsys, dir)
 	if err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	var lstat vfs.LstatFS
+	if checkLinks {
+		lstat, plain = fsys.(vfs.LstatFS)
+	}
+	if plain {
+		info, err := lstat.Lstat(dir)
+		plain = err == nil && info.IsDir()
 	}
 	// An entry's type is its own unless it is a link, which Stat follows.
 	type named struct {
@@ -122,13 +207,13 @@ func candidates(fsys FS, dir string) ([]candidate, error) {
 		if list[i].typ&fs.ModeSymlink == 0 {
 			continue
 		}
+		plain = false
 		info, err := vfs.Stat(fsys, path.Join(dir, list[i].name))
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		list[i].typ = info.Mode().Type()
 	}
-	var out []candidate
 	for _, e := range list {
 		n := e.name
 		entry := path.Join(dir, n)
@@ -137,6 +222,10 @@ func candidates(fsys FS, dir string) ([]candidate, error) {
 			file := path.Join(entry, "profile.yml")
 			if exists(fsys, file) {
 				out = append(out, candidate{slug: n, file: file, folder: entry, resourceRoot: entry, layout: LayoutDirectory})
+				if plain {
+					info, err := lstat.Lstat(file)
+					plain = err == nil && info.Mode().Type() != fs.ModeSymlink
+				}
 			}
 		case e.typ.IsRegular():
 			m := flatFilePattern.FindStringSubmatch(n)
@@ -145,7 +234,7 @@ func candidates(fsys FS, dir string) ([]candidate, error) {
 			}
 		}
 	}
-	return out, nil
+	return out, plain, nil
 }
 
 // compareUTF16 orders strings by UTF-16 code units, as JavaScript's
@@ -206,5 +295,5 @@ func LoadSource(fsys FS, s Source, agents *Agents) ([]Layer, []*Issue) {
 		}
 		return nil, []*Issue{{File: name, Message: "Only local profile sources can be loaded directly."}}
 	}
-	return (*Cache)(nil).loadSource(fsys, s, s.Path, agents)
+	return (*Cache)(nil).loadSource(fsys, s, s.Path, agents, nil)
 }
