@@ -15,6 +15,17 @@
 // [NameMax] bytes fail with [ErrNameTooLong]; [CheckName] gives the errors of
 // names refused before any lookup.
 //
+// # Resolution
+//
+// [Resolve] is the one path resolver of the package's backends: the
+// kernel's walk (component by component, links followed with a hop limit,
+// ".." physical, an absolute target restarting from the root, the rules
+// of a trailing slash), generic over a [Lookup] that looks a child up in a
+// directory and reads a link. [MemFS] resolves over its nodes, the overlay
+// of package vfs/overlayfs over its merged entries, and [EvalSymlinks] over
+// any file system's Lstat and ReadLink; each keeps its own model of
+// entries and records what it needs along the way.
+//
 // # Capabilities
 //
 // [FS] only opens files. Each further capability is an interface with one

@@ -26,8 +26,8 @@ type MemOptions struct {
 // semantics of Linux and package os, symbolic links included. Create one
 // with [NewMemFS]; the zero value is not usable.
 //
-// Names are absolute slash-separated paths. They are resolved physically,
-// component by component, like the kernel does: intermediate links are
+// Names are absolute slash-separated paths. They are resolved physically
+// by [Resolve], component by component, like the kernel does: intermediate links are
 // followed, ".." steps to the parent of the directory actually reached, and
 // more than [MaxSymlinkHops] links in one resolution give [ErrLoop]. Absolute
 // link targets resolve from the MemFS root, which stands for the machine's
@@ -105,6 +105,12 @@ func (m *MemFS) Clone() *MemFS {
 
 // --- path resolution ---------------------------------------------------
 
+// MemFS resolves names with [Resolve], the package's one resolver, over
+// its nodes: memLookup looks a name up in a directory node, and walk turns
+// the resolution into a walkResult, the parent, final name and node that
+// the calls need, with the canonical chain of names from the root for
+// those that change the tree.
+
 // walkResult is the outcome of resolving a name.
 type walkResult struct {
 	parent *node  // directory holding the final component
@@ -127,147 +133,86 @@ func (r *walkResult) chain() []string {
 	return r.chainArr[:r.chainLen]
 }
 
-func (r *walkResult) setChain(names []string) {
-	if len(names) > len(r.chainArr) {
-		r.chainBig = slices.Clone(names)
+// setChain records the names of steps as the chain.
+func (r *walkResult) setChain(steps []memStep) {
+	if len(steps) > len(r.chainArr) {
+		r.chainBig = make([]string, len(steps))
+		for i, s := range steps {
+			r.chainBig[i] = s.name
+		}
 		return
 	}
-	r.chainLen = copy(r.chainArr[:], names)
+	for i, s := range steps {
+		r.chainArr[i] = s.name
+	}
+	r.chainLen = len(steps)
 }
 
+// The flags of walk: the [ResolveMode] bits, and walkChain.
 const (
-	walkFollow = 1 << iota // follow a final symbolic link
-	walkChain              // record the canonical chain (for mutations)
-	walkCreate             // open with O_CREAT: a final name under a slash is EISDIR before lookup
-	// walkParent resolves the parent of the final name and looks the final
-	// name up in it as it is, never following it and never requiring a
-	// directory, even under a trailing slash: the kernel's lookup for the
-	// calls that create or remove a name (mkdir, symlink, unlink, rmdir,
-	// rename), which apply the slash's rules themselves.
-	walkParent
+	walkFollow = int(ResolveFollow) // follow a final symbolic link
+	walkCreate = int(ResolveCreate) // open with O_CREAT: a final name under a slash is EISDIR before lookup
+	walkParent = int(ResolveParent) // mkdir, symlink, unlink, rmdir, rename: the final name as it is
+	walkChain  = 1 << 7             // record the canonical chain (for mutations)
 )
+
+// memStep is a node on the resolution stack, with its name in its parent
+// ("" for the root).
+type memStep struct {
+	n    *node
+	name string
+}
+
+// memLookup is MemFS's [Lookup].
+type memLookup struct{}
+
+func (memLookup) Child(dir memStep, _ string, _ int, name string) (memStep, Kind, error) {
+	c := dir.n.child(name)
+	return memStep{n: c, name: name}, c.kind(), nil
+}
+
+func (memLookup) ReadLink(s memStep) (string, error) { return s.n.target, nil }
+
+// kind returns the [Kind] of n, KindNone for nil.
+func (n *node) kind() Kind {
+	switch {
+	case n == nil:
+		return KindNone
+	case n.isDir():
+		return KindDir
+	case n.isSymlink():
+		return KindLink
+	}
+	return KindFile
+}
 
 // validName is [CheckName].
 func validName(op, name string) error { return CheckName(op, name) }
 
-// walk resolves name physically. The returned error is a bare errno; the
-// caller wraps it with its op and the caller's name.
+// walk resolves name with [Resolve] in three steps: resolve, take the
+// final entry and its parent, and record the chain when flags ask for it.
+// The returned error is a bare errno; the caller wraps it with its op and
+// the caller's name.
 func (m *MemFS) walk(name string, flags int) (walkResult, error) {
-	var stackBuf [16]*node
-	var namesBuf [16]string
-	stack := append(stackBuf[:0], m.root)
-	names := namesBuf[:0]
-	rest := name
-	hops := 0
-	trailingSlash := len(name) > 1 && name[len(name)-1] == '/'
-	follow := flags&walkFollow != 0 || trailingSlash && flags&walkParent == 0
-	for {
-		// Skip slashes.
-		for len(rest) > 0 && rest[0] == '/' {
-			rest = rest[1:]
-		}
-		if rest == "" {
-			// The name designates a directory on the stack (the root, or a
-			// path ending in "." or "..").
-			cur := stack[len(stack)-1]
-			res := walkResult{n: cur}
-			if len(stack) > 1 {
-				res.parent = stack[len(stack)-2]
-				res.base = names[len(names)-1]
-				if flags&walkChain != 0 {
-					res.setChain(names[:len(names)-1])
-				}
-			}
-			return res, nil
-		}
-		i := strings.IndexByte(rest, '/')
-		comp, more := rest, ""
-		if i >= 0 {
-			comp, more = rest[:i], rest[i:]
-		}
-		last := onlySlashes(more)
-		cur := stack[len(stack)-1]
-		if !cur.isDir() {
-			return walkResult{}, syscall.ENOTDIR
-		}
-		if len(comp) > NameMax {
-			return walkResult{}, syscall.ENAMETOOLONG
-		}
-		switch comp {
-		case ".":
-			rest = more
-			continue
-		case "..":
-			if len(stack) > 1 {
-				stack = stack[:len(stack)-1]
-				names = names[:len(names)-1]
-			}
-			rest = more
-			continue
-		}
-		if last && trailingSlash && flags&walkCreate != 0 {
-			// As the kernel's open_last_lookups: creating under a
-			// trailing slash fails before the name is looked up.
-			return walkResult{}, syscall.EISDIR
-		}
-		child := cur.child(comp)
-		if child == nil {
-			if !last {
-				return walkResult{}, syscall.ENOENT
-			}
-			// A missing entry under a slash is only creatable as a
-			// directory; the caller decides.
-			res := walkResult{parent: cur, base: comp}
-			if flags&walkChain != 0 {
-				res.setChain(names)
-			}
-			return res, nil
-		}
-		if child.isSymlink() && (!last || follow) {
-			hops++
-			if hops > MaxSymlinkHops {
-				return walkResult{}, syscall.ELOOP
-			}
-			t := child.target
-			if t == "" {
-				return walkResult{}, syscall.ENOENT
-			}
-			if t[0] == '/' {
-				stack = stack[:1]
-				names = names[:0]
-			}
-			if last && len(t) > 1 && t[len(t)-1] == '/' {
-				// The target's own trailing slash: what it names must be
-				// a directory, and a final link there is followed.
-				trailingSlash, follow = true, true
-			}
-			rest = t + more
-			continue
-		}
-		if last {
-			if trailingSlash && !child.isDir() && flags&walkParent == 0 {
-				return walkResult{}, syscall.ENOTDIR
-			}
-			res := walkResult{parent: cur, base: comp, n: child}
-			if flags&walkChain != 0 {
-				res.setChain(names)
-			}
-			return res, nil
-		}
-		stack = append(stack, child)
-		names = append(names, comp)
-		rest = more
+	var buf [16]memStep
+	parents, r, _, err := Resolve[memStep](memLookup{}, memStep{n: m.root}, name, ResolveMode(flags&^walkChain), buf[:0], nil)
+	if err != nil {
+		return walkResult{}, err
 	}
-}
-
-// onlySlashes reports whether s holds nothing but slashes.
-func onlySlashes(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] != '/' {
-			return false
+	var res walkResult
+	if r.Kind == KindNone {
+		res.parent, res.base = parents[len(parents)-1].n, r.Final.name
+	} else {
+		parents = parents[:len(parents)-1]
+		res.n = r.Final.n
+		if len(parents) > 0 {
+			res.parent, res.base = parents[len(parents)-1].n, r.Final.name
 		}
 	}
-	return true
+	if flags&walkChain != 0 && len(parents) > 0 {
+		res.setChain(parents[1:])
+	}
+	return res, nil
 }
 
 // mutableDir returns this file system's own copy of the directory reached

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/outfitter-go/vfsim/vfs"
@@ -149,7 +148,8 @@ func (f *FS) freshInfo(e *entry) (fs.FileInfo, error) {
 func (e *entry) isDir() bool  { return e.info == nil || e.info.IsDir() }
 func (e *entry) isLink() bool { return e.info != nil && e.info.Mode()&fs.ModeSymlink != 0 }
 
-// frame is an entry on the resolution stack.
+// frame is an entry on the resolution stack: the handle of the merged
+// view's entries in [vfs.Resolve].
 type frame struct {
 	e entry
 	// lower says whether the lower layer's children of the entry show
@@ -175,18 +175,11 @@ type walkResult struct {
 // final returns the final entry; it is valid only when r.exists.
 func (r *walkResult) final() *entry { return &r.stack[len(r.stack)-1].e }
 
+// The modes of a resolution in the merged view: those of [vfs.Resolve].
 const (
-	// walkFollow makes a resolution follow a final symbolic link.
-	walkFollow = 1 << iota
-	// walkCreate is a resolution for an open with O_CREATE: a final name
-	// under a trailing slash (the name's or a followed link target's) is
-	// EISDIR before it is looked up, as in the kernel.
-	walkCreate
-	// walkParent is a resolution for a call that creates or removes the
-	// final name (mkdir, symlink, unlink, rmdir, rename): the final name is
-	// never followed, and a trailing slash does not require a directory,
-	// as in the kernel; the upper layer applies the slash's rule.
-	walkParent
+	walkFollow = vfs.ResolveFollow
+	walkCreate = vfs.ResolveCreate
+	walkParent = vfs.ResolveParent
 )
 
 func join(dir, name string) string {
@@ -246,28 +239,13 @@ func (f *FS) rootInfo() (fs.FileInfo, error) {
 	return fi, inner(err)
 }
 
-// lowerShows reports whether the lower layer's children of stack[i] show
-// through, computing and caching it.
-func (f *FS) lowerShows(stack []frame, i int) (bool, error) {
-	fr := &stack[i]
+// lowerShows reports whether the lower layer's children of the directory
+// fr show through, caching the answer in fr.
+func (f *FS) lowerShows(fr *frame) (bool, error) {
 	if fr.lower == 0 {
-		ok := false
-		parentOK := true
-		if i > 0 {
-			var err error
-			if parentOK, err = f.lowerShows(stack, i-1); err != nil {
-				return false, err
-			}
-		}
-		if parentOK && fr.e.isDir() && !f.isDead(fr.e.path) {
-			ok = true
-			if fr.e.upper {
-				fi, err := f.lowerLstat(fr.e.path)
-				if err != nil {
-					return false, err
-				}
-				ok = fi != nil && fi.IsDir()
-			}
+		ok, err := f.lowerShowsAt(fr.e.path)
+		if err != nil {
+			return false, err
 		}
 		fr.lower = -1
 		if ok {
@@ -275,6 +253,31 @@ func (f *FS) lowerShows(stack []frame, i int) (bool, error) {
 		}
 	}
 	return fr.lower > 0, nil
+}
+
+// lowerShowsAt reports whether the lower layer's children of the
+// directory at the canonical name dir show through: dir and every
+// directory above it are directories of the lower layer, and none of them
+// was removed or replaced.
+func (f *FS) lowerShowsAt(dir string) (bool, error) {
+	shows := func(p string) (bool, error) {
+		if f.isDead(p) {
+			return false, nil
+		}
+		fi, err := f.lowerLstat(p)
+		return fi != nil && fi.IsDir(), err
+	}
+	if ok, err := shows("/"); !ok || err != nil || dir == "/" {
+		return ok, err
+	}
+	for i := 1; i < len(dir); i++ {
+		if dir[i] == '/' {
+			if ok, err := shows(dir[:i]); !ok || err != nil {
+				return ok, err
+			}
+		}
+	}
+	return shows(dir)
 }
 
 // lowerLstat returns the lower layer's Lstat information for the
@@ -311,12 +314,12 @@ func childPath(src string, i int, dir, comp string) string {
 	return join(dir, comp)
 }
 
-// child looks up p, a child of the directory on top of stack.
+// child looks up p, a child of the directory dir.
 // Only the children of upper directories are cached in f.known: those of
 // a lower one are the lower layer's, which f.lowerInfo keeps.
-func (f *FS) child(stack []frame, p string) (entry, bool, error) {
-	if f.writing || !stack[len(stack)-1].e.upper {
-		return f.lookChild(stack, p)
+func (f *FS) child(dir *frame, p string) (entry, bool, error) {
+	if f.writing || !dir.e.upper {
+		return f.lookChild(dir, p)
 	}
 	f.cacheMu.Lock()
 	k, known := f.known[p]
@@ -324,7 +327,7 @@ func (f *FS) child(stack []frame, p string) (entry, bool, error) {
 	if known {
 		return entry{path: p, info: k.info, upper: k.upper, typeOnly: k.upper}, k.info != nil, nil
 	}
-	e, ok, err := f.lookChild(stack, p)
+	e, ok, err := f.lookChild(dir, p)
 	if err == nil {
 		f.cacheMu.Lock()
 		f.known[p] = knownEntry{info: e.info, upper: e.upper}
@@ -334,9 +337,8 @@ func (f *FS) child(stack []frame, p string) (entry, bool, error) {
 }
 
 // lookChild is child without the cache.
-func (f *FS) lookChild(stack []frame, p string) (entry, bool, error) {
-	top := &stack[len(stack)-1]
-	if top.e.upper {
+func (f *FS) lookChild(dir *frame, p string) (entry, bool, error) {
+	if dir.e.upper {
 		if fi, err := f.upper.Lstat(p); err == nil {
 			return entry{path: p, info: fi, upper: true}, true, nil
 		}
@@ -344,7 +346,7 @@ func (f *FS) lookChild(stack []frame, p string) (entry, bool, error) {
 	if f.isDead(p) {
 		return entry{path: p}, false, nil
 	}
-	ok, err := f.lowerShows(stack, len(stack)-1)
+	ok, err := f.lowerShows(dir)
 	if err != nil || !ok {
 		return entry{path: p}, false, err
 	}
@@ -367,132 +369,65 @@ func (f *FS) readLink(e *entry) (string, error) {
 	return t, inner(err)
 }
 
-// walk resolves name in the merged view with the rules of MemFS:
-// physically, component by component, following intermediate links (and a
-// final one with walkFollow or a trailing slash), at most
-// [vfs.MaxSymlinkHops] of them. The error is bare (an errno, or an error of
-// a layer without its path); callers wrap it. The stack is appended to
-// stackBuf, room on the caller's stack.
-func (f *FS) walk(name string, flags int, stackBuf []frame) (walkResult, error) {
-	res, _, err := f.walkRecord(name, flags, stackBuf, nil)
+// walk resolves name in the merged view with [vfs.Resolve], the rules of
+// MemFS. The error is bare (an errno, or an error of a layer without its
+// path); callers wrap it. The stack is appended to stackBuf, room on the
+// caller's stack.
+func (f *FS) walk(name string, mode vfs.ResolveMode, stackBuf []frame) (walkResult, error) {
+	res, _, err := f.walkRecord(name, mode, stackBuf, nil)
 	return res, err
 }
 
 // walkRecord is walk that, unless touched is nil, also returns touched
 // with the entries the resolution passed through (directories descended
 // into and links followed) appended in order, even when it fails.
-func (f *FS) walkRecord(name string, flags int, stackBuf []frame, touched []entry) (walkResult, []entry, error) {
-	stack := append(stackBuf[:0], frame{e: entry{path: "/", upper: true}})
-	fail := func(err error) (walkResult, []entry, error) { return walkResult{}, touched, err }
-	// rest is always a suffix of src: the name, then the last link
-	// target followed with the rest of the name after the link.
-	rest, src := name, name
-	hops := 0
-	trailingSlash := len(name) > 1 && name[len(name)-1] == '/'
-	follow := flags&walkFollow != 0 || trailingSlash && flags&walkParent == 0
-	for {
-		for len(rest) > 0 && rest[0] == '/' {
-			rest = rest[1:]
-		}
-		if rest == "" {
-			top := &stack[len(stack)-1]
-			if top.e.info == nil {
-				fi, err := f.rootInfo()
-				if err != nil {
-					return fail(err)
-				}
-				top.e.info = fi
-			}
-			return walkResult{stack: stack, path: top.e.path, exists: true}, touched, nil
-		}
-		i := strings.IndexByte(rest, '/')
-		comp, more := rest, ""
-		if i >= 0 {
-			comp, more = rest[:i], rest[i:]
-		}
-		last := strings.Trim(more, "/") == ""
-		if !stack[len(stack)-1].e.isDir() {
-			return fail(syscall.ENOTDIR)
-		}
-		if len(comp) > 255 {
-			return fail(syscall.ENAMETOOLONG)
-		}
-		switch comp {
-		case ".":
-			rest = more
-			continue
-		case "..":
-			if len(stack) > 1 {
-				stack = stack[:len(stack)-1]
-			}
-			rest = more
-			continue
-		}
-		if last && trailingSlash && flags&walkCreate != 0 {
-			return fail(syscall.EISDIR)
-		}
-		c, ok, err := f.child(stack, childPath(src, len(src)-len(rest), stack[len(stack)-1].e.path, comp))
-		if err != nil {
-			return fail(err)
-		}
-		if !ok {
-			if !last {
-				return fail(syscall.ENOENT)
-			}
-			return walkResult{stack: stack, path: c.path}, touched, nil
-		}
-		if c.isLink() && (!last || follow) {
-			hops++
-			if hops > vfs.MaxSymlinkHops {
-				return fail(syscall.ELOOP)
-			}
-			if touched != nil {
-				touched = append(touched, c)
-			}
-			t, err := f.readLink(&c)
-			if err != nil {
-				return fail(err)
-			}
-			if t == "" {
-				return fail(syscall.ENOENT)
-			}
-			if t[0] == '/' {
-				stack = stack[:1]
-			}
-			if last && len(t) > 1 && t[len(t)-1] == '/' {
-				// The target's own trailing slash: what it names must be
-				// a directory, and a final link there is followed.
-				trailingSlash, follow = true, true
-			}
-			rest = t + more
-			src = rest
-			continue
-		}
-		fr := frame{e: c}
-		if !c.upper {
-			fr.lower = 1
-			if !c.isDir() {
-				fr.lower = -1
-			}
-		}
-		stack = append(stack, fr)
-		if last {
-			if trailingSlash && !c.isDir() && flags&walkParent == 0 {
-				if touched != nil {
-					// The upper layer reproduces the error only if it
-					// holds the entry too.
-					touched = append(touched, c)
-				}
-				return fail(syscall.ENOTDIR)
-			}
-			return walkResult{stack: stack, path: c.path, exists: true}, touched, nil
-		}
-		if touched != nil {
-			touched = append(touched, c)
-		}
-		rest = more
+func (f *FS) walkRecord(name string, mode vfs.ResolveMode, stackBuf, touched []frame) (walkResult, []frame, error) {
+	root := frame{e: entry{path: "/", upper: true}}
+	stack, r, touched, err := vfs.Resolve[frame](mergedLookup{f}, root, name, mode, stackBuf, touched)
+	if err != nil {
+		return walkResult{}, touched, err
 	}
+	if r.Kind == vfs.KindNone {
+		return walkResult{stack: stack, path: r.Final.e.path}, touched, nil
+	}
+	if top := &stack[len(stack)-1]; top.e.info == nil {
+		// The root, whose information is read only when a caller needs it.
+		fi, err := f.rootInfo()
+		if err != nil {
+			return walkResult{}, touched, err
+		}
+		top.e.info = fi
+	}
+	return walkResult{stack: stack, path: r.Final.e.path, exists: true}, touched, nil
 }
+
+// mergedLookup is the merged view's [vfs.Lookup].
+type mergedLookup struct{ f *FS }
+
+func (l mergedLookup) Child(dir frame, src string, at int, name string) (frame, vfs.Kind, error) {
+	c, ok, err := l.f.child(&dir, childPath(src, at, dir.e.path, name))
+	if err != nil || !ok {
+		return frame{e: c}, vfs.KindNone, err
+	}
+	fr := frame{e: c}
+	kind := vfs.KindFile
+	switch {
+	case c.isDir():
+		kind = vfs.KindDir
+	case c.isLink():
+		kind = vfs.KindLink
+	}
+	if !c.upper {
+		// A lower entry shows, so its parent's lower children do.
+		fr.lower = -1
+		if kind == vfs.KindDir {
+			fr.lower = 1
+		}
+	}
+	return fr, kind, nil
+}
+
+func (l mergedLookup) ReadLink(fr frame) (string, error) { return l.f.readLink(&fr.e) }
 
 // readDir lists the directory on top of stack, merging both layers.
 func (f *FS) readDir(stack []frame) ([]fs.DirEntry, error) {
@@ -505,7 +440,7 @@ func (f *FS) readDir(stack []frame) ([]fs.DirEntry, error) {
 		}
 		up = l
 	}
-	ok, err := f.lowerShows(stack, len(stack)-1)
+	ok, err := f.lowerShows(top)
 	if err != nil || !ok {
 		return up, err
 	}

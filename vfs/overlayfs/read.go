@@ -27,11 +27,11 @@ func (i namedInfo) Name() string { return i.name }
 
 // lookup resolves name for a read operation and requires it to exist.
 // The result's stack is appended to stackBuf.
-func (f *FS) lookup(op, name string, flags int, stackBuf []frame) (walkResult, error) {
+func (f *FS) lookup(op, name string, mode vfs.ResolveMode, stackBuf []frame) (walkResult, error) {
 	if err := vfs.CheckName(op, name); err != nil {
 		return walkResult{}, err
 	}
-	res, err := f.walk(name, flags, stackBuf)
+	res, err := f.walk(name, mode, stackBuf)
 	if err != nil {
 		return walkResult{}, &fs.PathError{Op: op, Path: name, Err: err}
 	}
@@ -56,9 +56,9 @@ func (f *FS) Lstat(name string) (fs.FileInfo, error) {
 	return f.stat("lstat", name, 0)
 }
 
-func (f *FS) stat(op, name string, flags int) (fs.FileInfo, error) {
+func (f *FS) stat(op, name string, mode vfs.ResolveMode) (fs.FileInfo, error) {
 	var buf [stackRoom]frame
-	res, err := f.lookup(op, name, flags, buf[:0])
+	res, err := f.lookup(op, name, mode, buf[:0])
 	if err != nil {
 		return nil, err
 	}

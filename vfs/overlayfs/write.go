@@ -81,10 +81,10 @@ func (e *unsupportedTypeError) Unwrap() error { return errors.ErrUnsupported }
 // the upper layer resolves the same name the same way.
 // An entry met twice is copied once: a resolution that passes through a
 // lower entry sees it in the lower layer both times.
-func (f *FS) materialize(touched []entry) error {
-	for i, e := range touched {
-		if !e.upper && !metBefore(touched[:i], e.path) {
-			if err := f.copyUp(e, false); err != nil {
+func (f *FS) materialize(touched []frame) error {
+	for i, fr := range touched {
+		if !fr.e.upper && !metBefore(touched[:i], fr.e.path) {
+			if err := f.copyUp(fr.e, false); err != nil {
 				return err
 			}
 		}
@@ -93,9 +93,9 @@ func (f *FS) materialize(touched []entry) error {
 }
 
 // metBefore reports whether one of touched is at the canonical name p.
-func metBefore(touched []entry, p string) bool {
-	for _, e := range touched {
-		if e.path == p {
+func metBefore(touched []frame, p string) bool {
+	for _, fr := range touched {
+		if fr.e.path == p {
 			return true
 		}
 	}
@@ -133,7 +133,7 @@ func (f *FS) copyUpTree(stack []frame) error {
 // lowerChildren returns up to limit (all if negative) lower children of
 // the directory on top of stack that show through, in name order.
 func (f *FS) lowerChildren(stack []frame, limit int) ([]entry, error) {
-	ok, err := f.lowerShows(stack, len(stack)-1)
+	ok, err := f.lowerShows(&stack[len(stack)-1])
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -194,12 +194,12 @@ const (
 // caller to wrap).
 //
 // The result's stack is appended to stackBuf.
-func (f *FS) prepare(name string, flags int, fc finalCopy, stackBuf []frame) (walkResult, error) {
+func (f *FS) prepare(name string, mode vfs.ResolveMode, fc finalCopy, stackBuf []frame) (walkResult, error) {
 	if vfs.CheckName("", name) != nil {
 		return walkResult{}, nil // the upper layer refuses the name before any lookup
 	}
-	var touchedBuf [stackRoom]entry
-	res, touched, err := f.reach(name, flags, stackBuf, touchedBuf[:0])
+	var touchedBuf [stackRoom]frame
+	res, touched, err := f.reach(name, mode, stackBuf, touchedBuf[:0])
 	if err != nil || !res.exists {
 		return res, err
 	}
@@ -226,8 +226,8 @@ func (f *FS) prepare(name string, flags int, fc finalCopy, stackBuf []frame) (wa
 // appended to touched; a resolution that fails is left for the upper layer
 // to report (the result is then empty), and the returned error is a
 // failure of the lower layer.
-func (f *FS) reach(name string, flags int, stackBuf []frame, touched []entry) (walkResult, []entry, error) {
-	res, touched, werr := f.walkRecord(name, flags, stackBuf, touched)
+func (f *FS) reach(name string, mode vfs.ResolveMode, stackBuf, touched []frame) (walkResult, []frame, error) {
+	res, touched, werr := f.walkRecord(name, mode, stackBuf, touched)
 	if err := f.materialize(touched); err != nil {
 		return walkResult{}, touched, err
 	}
@@ -405,7 +405,7 @@ func (f *FS) RemoveAll(name string) error {
 	var buf [stackRoom]frame
 	var res walkResult
 	if target, ok := removeAllTarget(name); ok {
-		var touchedBuf [stackRoom]entry
+		var touchedBuf [stackRoom]frame
 		var err error
 		if res, _, err = f.reach(target, walkParent, buf[:0], touchedBuf[:0]); err != nil {
 			return pathErr("unlinkat", name, err)
@@ -448,7 +448,7 @@ func (f *FS) Rename(oldname, newname string) error {
 	if vfs.CheckName("", newname) != nil {
 		// Refused once the old name's parent is resolved, as in the
 		// kernel: the upper layer must resolve it as the merged view does.
-		var touchedBuf [stackRoom]entry
+		var touchedBuf [stackRoom]frame
 		if _, _, err := f.reach(oldname, walkParent, buf[:0], touchedBuf[:0]); err != nil {
 			return linkErr("rename", oldname, newname, err)
 		}
