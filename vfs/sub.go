@@ -1,9 +1,7 @@
 package vfs
 
 import (
-	"errors"
 	"io/fs"
-	"os"
 	"path"
 )
 
@@ -57,17 +55,9 @@ func (s *subFS) full(op, name string) (string, error) {
 	return path.Join(s.dir, name), nil
 }
 
-// rename rewrites the path of err to the view's name.
+// rename gives err the view's name.
 func (s *subFS) rename(err error, name string) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return &fs.PathError{Op: le.Op, Path: name, Err: le.Err}
-	}
-	return err
+	return WithNames(err, func(string) string { return name })
 }
 
 // Open opens the named file of the view.

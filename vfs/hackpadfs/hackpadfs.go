@@ -1,7 +1,6 @@
 package hackpadfs
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -78,13 +77,9 @@ func (f *FS) hname(vname string) string {
 // fix rewrites the names in an error from fsys to hackpadfs names, and an
 // *os.LinkError to a *hackpadfs.LinkError.
 func (f *FS) fix(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return &fs.PathError{Op: pe.Op, Path: f.hname(pe.Path), Err: pe.Err}
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return &hpfs.LinkError{Op: le.Op, Old: f.hname(le.Old), New: f.hname(le.New), Err: le.Err}
+	err = vfs.WithNames(err, f.hname)
+	if le, ok := err.(*os.LinkError); ok {
+		return &hpfs.LinkError{Op: le.Op, Old: le.Old, New: le.New, Err: le.Err}
 	}
 	return err
 }

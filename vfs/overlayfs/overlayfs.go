@@ -3,7 +3,6 @@ package overlayfs
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -140,7 +139,7 @@ func (f *FS) freshInfo(e *entry) (fs.FileInfo, error) {
 		return e.info, nil
 	}
 	fi, err := f.upper.Lstat(e.path)
-	return fi, inner(err)
+	return fi, vfs.Cause(err)
 }
 
 // isDir reports whether e is a directory. The root's information is read
@@ -189,26 +188,6 @@ func join(dir, name string) string {
 	return dir + "/" + name
 }
 
-// inner returns the errno-like error inside a *fs.PathError or
-// *os.LinkError, so that it can be rewrapped with the caller's name.
-func inner(err error) error {
-	switch e := err.(type) {
-	case nil:
-		return nil
-	case *fs.PathError:
-		return e.Err
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}
-
 // missing reports whether a lower-layer error means that the name has no
 // entry.
 func missing(err error) bool {
@@ -236,7 +215,7 @@ func (f *FS) markDead(name string) {
 // upper layer.
 func (f *FS) rootInfo() (fs.FileInfo, error) {
 	fi, err := f.upper.Lstat("/")
-	return fi, inner(err)
+	return fi, vfs.Cause(err)
 }
 
 // lowerShows reports whether the lower layer's children of the directory
@@ -293,7 +272,7 @@ func (f *FS) lowerLstat(p string) (fs.FileInfo, error) {
 	fi, err := vfs.Lstat(f.lower, p)
 	if err != nil {
 		if !missing(err) {
-			return nil, inner(err)
+			return nil, vfs.Cause(err)
 		}
 		fi = nil
 	}
@@ -366,7 +345,7 @@ func (f *FS) readLink(e *entry) (string, error) {
 	} else {
 		t, err = vfs.ReadLink(f.lower, e.path)
 	}
-	return t, inner(err)
+	return t, vfs.Cause(err)
 }
 
 // walk resolves name in the merged view with [vfs.Resolve], the rules of
@@ -436,7 +415,7 @@ func (f *FS) readDir(stack []frame) ([]fs.DirEntry, error) {
 	if top.e.upper {
 		l, err := f.upper.ReadDir(top.e.path)
 		if err != nil {
-			return nil, inner(err)
+			return nil, vfs.Cause(err)
 		}
 		up = l
 	}
@@ -446,7 +425,7 @@ func (f *FS) readDir(stack []frame) ([]fs.DirEntry, error) {
 	}
 	low, err := vfs.ReadDir(f.lower, top.e.path)
 	if err != nil {
-		return nil, inner(err)
+		return nil, vfs.Cause(err)
 	}
 	// key holds the directory's name and a slash; a child's name is
 	// appended to it to look it up among the dead ones.

@@ -93,7 +93,7 @@ func (f *FS) readFile(name string) ([]byte, error) {
 		data, err = vfs.ReadFile(f.lower, e.path)
 	}
 	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: inner(err)}
+		return nil, &fs.PathError{Op: "read", Path: name, Err: vfs.Cause(err)}
 	}
 	return data, nil
 }
@@ -180,7 +180,7 @@ func (f *FS) openRead(name string) (*readFile, error) {
 		rf.data, err = vfs.ReadFile(f.lower, e.path)
 	}
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: inner(err)}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: vfs.Cause(err)}
 	}
 	return rf, nil
 }

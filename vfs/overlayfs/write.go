@@ -27,7 +27,7 @@ func (f *FS) copyUp(e entry, noData bool) error {
 	parent := path.Dir(e.path)
 	pinfo, err := f.upper.Lstat(parent)
 	if err != nil {
-		return inner(err)
+		return vfs.Cause(err)
 	}
 	mode := e.info.Mode()
 	keepTime := mode&fs.ModeSymlink == 0
@@ -61,7 +61,7 @@ func (f *FS) copyUp(e entry, noData bool) error {
 	if err == nil {
 		err = f.upper.Chtimes(parent, time.Time{}, pinfo.ModTime())
 	}
-	return inner(err)
+	return vfs.Cause(err)
 }
 
 // unsupportedTypeError reports a lower entry that is neither a directory,
@@ -140,7 +140,7 @@ func (f *FS) lowerChildren(stack []frame, limit int) ([]entry, error) {
 	dir := stack[len(stack)-1].e.path
 	low, err := vfs.ReadDir(f.lower, dir)
 	if err != nil {
-		return nil, inner(err)
+		return nil, vfs.Cause(err)
 	}
 	var out []entry
 	for _, de := range low {
@@ -153,7 +153,7 @@ func (f *FS) lowerChildren(stack []frame, limit int) ([]entry, error) {
 		}
 		fi, err := de.Info()
 		if err != nil {
-			return nil, inner(err)
+			return nil, vfs.Cause(err)
 		}
 		out = append(out, entry{path: p, info: fi})
 	}
@@ -166,7 +166,7 @@ func (f *FS) lowerChildren(stack []frame, limit int) ([]entry, error) {
 func (f *FS) witness(stack []frame) error {
 	top := &stack[len(stack)-1]
 	if list, err := f.upper.ReadDir(top.e.path); err != nil || len(list) > 0 {
-		return inner(err)
+		return vfs.Cause(err)
 	}
 	low, err := f.lowerChildren(stack, 1)
 	if err != nil || len(low) == 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -327,10 +326,7 @@ func (v *fixtureView) ReadDir(name string) ([]fs.DirEntry, error) {
 
 // renameErr puts the caller's name back into a path error of the view.
 func renameErr(err error, name string) error {
-	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path != name {
-		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
-	}
-	return err
+	return vfs.WithNames(err, func(string) string { return name })
 }
 
 // loadedInfo is a FileInfo with the mode and time of a loaded fixture.
