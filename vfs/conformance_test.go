@@ -11,7 +11,7 @@ import (
 func TestMemFSConformance(t *testing.T) {
 	t.Parallel()
 	vfstest.Run(t, func(t *testing.T) vfs.ReadWriteFS {
-		return newMem(t)
+		return vfstest.NewMem(t)
 	})
 }
 

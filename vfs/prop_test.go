@@ -31,7 +31,7 @@ func TestPropMemFSMatchesOS(t *testing.T) {
 		LongNames:       true,
 		TrailingSlashes: true,
 		New: func(_ *rapid.T, _ vfs.ReadWriteFS, umask fs.FileMode) vfs.ReadWriteFS {
-			return vfs.NewMemFS(vfs.MemOptions{Umask: umask, Clock: vfstest.NewClock(clockStart).Now})
+			return vfs.NewMemFS(vfs.MemOptions{Umask: umask, Clock: vfstest.FixedClock()})
 		},
 	})
 }

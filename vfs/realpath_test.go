@@ -33,7 +33,7 @@ func realpathTree(root string) vfstest.Tree {
 
 func TestEvalSymlinks(t *testing.T) {
 	t.Parallel()
-	m := memWith(t, "/r", realpathTree("/r"))
+	m := vfstest.MemWith(t, "/r", realpathTree("/r"))
 	tests := []struct {
 		name string
 		want string
@@ -79,7 +79,7 @@ func TestEvalSymlinks(t *testing.T) {
 func TestEvalSymlinksKernel(t *testing.T) {
 	t.Parallel()
 	host := filepath.ToSlash(t.TempDir())
-	m := memWith(t, "/r", realpathTree("/r"))
+	m := vfstest.MemWith(t, "/r", realpathTree("/r"))
 	vfstest.Build(t, osfs.New(), host, realpathTree(host))
 	for _, rel := range []string{"a/b/f", "l/f", "ll", "a/up/l/f", "a/abs/f", "dotdot", "phys", "l/../b/f", "l/../../l", "l/..", "empty/.", "loop1", "dangling", "a/b/f/x", "slash"} {
 		want, werr := os.Stat(host + "/" + rel)
@@ -104,7 +104,7 @@ func TestEvalSymlinksKernel(t *testing.T) {
 
 func TestEvalSymlinksUnsupported(t *testing.T) {
 	t.Parallel()
-	m := memWith(t, "/r", realpathTree("/r"))
+	m := vfstest.MemWith(t, "/r", realpathTree("/r"))
 	if _, err := vfs.EvalSymlinks(openOnly{m}, "/r/l"); !errors.Is(err, errors.ErrUnsupported) {
 		t.Errorf("EvalSymlinks without Lstat = %v, want ErrUnsupported", err)
 	}

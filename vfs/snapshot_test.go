@@ -31,7 +31,7 @@ func snapTree() vfstest.Tree {
 func TestSnapshot(t *testing.T) {
 	t.Parallel()
 	tree := snapTree()
-	m := memWith(t, "/home", tree)
+	m := vfstest.MemWith(t, "/home", tree)
 	vfstest.Build(t, m, "/elsewhere", vfstest.Tree{"x": vfstest.File("X")})
 	got := snapshotOf(t, m, "/home")
 	if d := cmp.Diff(tree.Entries(t), got); d != "" {
@@ -54,7 +54,7 @@ func TestSnapshot(t *testing.T) {
 
 func TestSnapshotErrors(t *testing.T) {
 	t.Parallel()
-	m := memWith(t, "/", vfstest.Tree{"f": vfstest.File("F"), "dl": vfstest.Link("d"), "d": vfstest.Dir()})
+	m := vfstest.MemWith(t, "/", vfstest.Tree{"f": vfstest.File("F"), "dl": vfstest.Link("d"), "d": vfstest.Dir()})
 	tests := []struct {
 		name string
 		why  string
@@ -83,7 +83,7 @@ func TestSnapshotErrors(t *testing.T) {
 
 func TestSnapshotWithSkip(t *testing.T) {
 	t.Parallel()
-	m := memWith(t, "/", snapTree())
+	m := vfstest.MemWith(t, "/", snapTree())
 	var asked []string
 	got, err := vfs.SnapshotWith(m, "/", vfs.SnapshotOptions{Skip: func(rel string, info fs.FileInfo) bool {
 		asked = append(asked, rel)
@@ -103,7 +103,7 @@ func TestSnapshotWithSkip(t *testing.T) {
 
 func TestEntryOf(t *testing.T) {
 	t.Parallel()
-	m := memWith(t, "/", snapTree())
+	m := vfstest.MemWith(t, "/", snapTree())
 	tests := []struct {
 		name string
 		want vfs.Entry
@@ -213,7 +213,7 @@ func TestDiff(t *testing.T) {
 
 func TestDiffOfSnapshots(t *testing.T) {
 	t.Parallel()
-	m := memWith(t, "/h", snapTree())
+	m := vfstest.MemWith(t, "/h", snapTree())
 	before := snapshotOf(t, m, "/h")
 	c := m.Clone()
 	if err := c.WriteFile("/h/link", []byte("through"), 0o644); err != nil {
@@ -256,7 +256,7 @@ func TestTreeWithin(t *testing.T) {
 // silent success.
 func TestHelpersUnsupported(t *testing.T) {
 	t.Parallel()
-	fsys := openOnly{memWith(t, "/", vfstest.Tree{"f": vfstest.File("F")})}
+	fsys := openOnly{vfstest.MemWith(t, "/", vfstest.Tree{"f": vfstest.File("F")})}
 	tests := []struct {
 		name string
 		link bool // *os.LinkError rather than *fs.PathError
@@ -306,7 +306,7 @@ func TestHelpersFallbacks(t *testing.T) {
 	tree := vfstest.Tree{"d/b": vfstest.File("B"), "d/a": vfstest.File("A"), "d/l": vfstest.Link("a"), "x": vfstest.File("X")}
 
 	t.Run("Stat ReadFile ReadDir through Open", func(t *testing.T) {
-		fsys := openOnly{memWith(t, "/", tree)}
+		fsys := openOnly{vfstest.MemWith(t, "/", tree)}
 		fi, err := vfs.Stat(fsys, "/d/l")
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() != 1 {
 			t.Errorf("Stat(/d/l) = %v, %v; want the regular file it names", fi, err)
@@ -331,7 +331,7 @@ func TestHelpersFallbacks(t *testing.T) {
 	})
 
 	t.Run("WriteFile through OpenFile", func(t *testing.T) {
-		m := memWith(t, "/", tree)
+		m := vfstest.MemWith(t, "/", tree)
 		fsys := openFileOnly{openOnly{m}}
 		if err := vfs.WriteFile(fsys, "/d/l", []byte("new"), 0o644); err != nil {
 			t.Fatal(err)
@@ -346,7 +346,7 @@ func TestHelpersFallbacks(t *testing.T) {
 	})
 
 	t.Run("MkdirAll through Mkdir", func(t *testing.T) {
-		m := memWith(t, "/", tree)
+		m := vfstest.MemWith(t, "/", tree)
 		ref := m.Clone()
 		fsys := mkdirOnly{openOnly{m}}
 		for _, name := range []string{"/p/q/r", "/p/q/r", "/d/l2/s", "/d"} {
@@ -362,7 +362,7 @@ func TestHelpersFallbacks(t *testing.T) {
 	})
 
 	t.Run("RemoveAll through Remove", func(t *testing.T) {
-		m := memWith(t, "/", tree)
+		m := vfstest.MemWith(t, "/", tree)
 		vfstest.Build(t, m, "/", vfstest.Tree{"dl": vfstest.Link("d"), "t/u/v": vfstest.File("V"), "t/link": vfstest.Link("/d")})
 		fsys := removeOnly{openOnly{m}}
 		for _, name := range []string{"/t", "/dl", "/nope", "/nope/deeper"} {

@@ -31,7 +31,7 @@ func subTree() vfstest.Tree {
 
 func TestSubFSTest(t *testing.T) {
 	t.Parallel()
-	m := memWith(t, "/", subTree())
+	m := vfstest.MemWith(t, "/", subTree())
 	tests := []struct {
 		name     string
 		sub      fs.FS
@@ -65,7 +65,7 @@ func mustSub(t *testing.T, fsys fs.FS, dir string) fs.FS {
 
 func TestSubLinks(t *testing.T) {
 	t.Parallel()
-	sub := vfs.Sub(memWith(t, "/", subTree()), "/home")
+	sub := vfs.Sub(vfstest.MemWith(t, "/", subTree()), "/home")
 	rl, ok := sub.(fs.ReadLinkFS)
 	if !ok {
 		t.Fatalf("%T is not an fs.ReadLinkFS", sub)
@@ -113,7 +113,7 @@ func TestSubLinks(t *testing.T) {
 
 func TestSubErrors(t *testing.T) {
 	t.Parallel()
-	sub := vfs.Sub(memWith(t, "/", subTree()), "/home")
+	sub := vfs.Sub(vfstest.MemWith(t, "/", subTree()), "/home")
 	tests := []struct {
 		name string
 		why  string
@@ -154,7 +154,7 @@ func TestSubErrors(t *testing.T) {
 
 func TestSubWithoutLinkCapabilities(t *testing.T) {
 	t.Parallel()
-	sub := vfs.Sub(openOnly{memWith(t, "/", subTree())}, "/home")
+	sub := vfs.Sub(openOnly{vfstest.MemWith(t, "/", subTree())}, "/home")
 	if target, err := fs.ReadLink(sub, "dl"); err == nil {
 		t.Errorf("ReadLink = %q, want an error: the file system cannot read links", target)
 	}
@@ -169,7 +169,7 @@ func TestSubWithoutLstatPassesFSTest(t *testing.T) {
 	t.Parallel()
 	// A view over a file system without Lstat is not an fs.ReadLinkFS, so
 	// fs.Lstat falls back to Stat and fstest.TestFS passes.
-	sub := vfs.Sub(openOnly{memWith(t, "/", vfstest.Tree{"t/a": vfstest.File("A"), "t/d/b": vfstest.File("B")})}, "/t")
+	sub := vfs.Sub(openOnly{vfstest.MemWith(t, "/", vfstest.Tree{"t/a": vfstest.File("A"), "t/d/b": vfstest.File("B")})}, "/t")
 	if err := fstest.TestFS(sub, "a", "d/b"); err != nil {
 		t.Error(err)
 	}

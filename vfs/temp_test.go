@@ -18,7 +18,7 @@ import (
 
 func TestCreateTempRefusesSeparatorsAndMissingCapability(t *testing.T) {
 	t.Parallel()
-	m := memWith(t, "/", vfstest.Tree{"d": vfstest.Dir()})
+	m := vfstest.MemWith(t, "/", vfstest.Tree{"d": vfstest.Dir()})
 	if _, _, err := vfs.CreateTemp(m, "/d", "a/*"); err == nil {
 		t.Fatal("a pattern with a separator was accepted")
 	}
@@ -42,7 +42,7 @@ func TestReplaceFile(t *testing.T) {
 	t.Parallel()
 	t.Run("replaces content and mode, and leaves no temporary file", func(t *testing.T) {
 		t.Parallel()
-		m := memWith(t, "/", vfstest.Tree{"d/f": vfstest.File("old")})
+		m := vfstest.MemWith(t, "/", vfstest.Tree{"d/f": vfstest.File("old")})
 		if err := vfs.ReplaceFile(m, "/d/f", []byte("new"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestReplaceFile(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			m := memWith(t, "/", vfstest.Tree{"d/f": vfstest.File("old value")})
+			m := vfstest.MemWith(t, "/", vfstest.Tree{"d/f": vfstest.File("old value")})
 			f := faultfs.New(m, c.rule)
 			if err := vfs.ReplaceFile(f, "/d/f", []byte("new value"), 0o644); err == nil {
 				t.Fatal("ReplaceFile succeeded under a fault")
@@ -72,7 +72,7 @@ func TestReplaceFile(t *testing.T) {
 	}
 	t.Run("missing capabilities write nothing", func(t *testing.T) {
 		t.Parallel()
-		m := memWith(t, "/", vfstest.Tree{"d": vfstest.Dir()})
+		m := vfstest.MemWith(t, "/", vfstest.Tree{"d": vfstest.Dir()})
 		if err := vfs.ReplaceFile(openFileOnly{openOnly{m}}, "/d/f", []byte("x"), 0o644); !errors.Is(err, errors.ErrUnsupported) {
 			t.Fatalf("ReplaceFile = %v, want ErrUnsupported", err)
 		}

@@ -16,14 +16,14 @@ import (
 func TestConformanceEmptyLower(t *testing.T) {
 	t.Parallel()
 	vfstest.Run(t, func(t *testing.T) vfs.ReadWriteFS {
-		return overlayfs.New(readOnly(t, newMem(t)), overlayfs.Options{Clock: newClock()})
+		return overlayfs.New(readOnly(t, vfstest.NewMem(t)), overlayfs.Options{Clock: vfstest.FixedClock()})
 	})
 }
 
 func TestConformanceOSLower(t *testing.T) {
 	t.Parallel()
 	vfstest.Run(t, func(t *testing.T) vfs.ReadWriteFS {
-		return overlayfs.New(readOnly(t, osfs.NewRooted(t.TempDir())), overlayfs.Options{Clock: newClock()})
+		return overlayfs.New(readOnly(t, osfs.NewRooted(t.TempDir())), overlayfs.Options{Clock: vfstest.FixedClock()})
 	})
 }
 
@@ -45,8 +45,8 @@ func TestConformanceRemovedLower(t *testing.T) {
 		"l":               vfstest.Link("d"),
 	}
 	vfstest.Run(t, func(t *testing.T) vfs.ReadWriteFS {
-		lower := readOnly(t, memWith(t, lowerTree))
-		fsys := overlayfs.New(lower, overlayfs.Options{Clock: newClock()})
+		lower := readOnly(t, vfstest.MemWith(t, "/", lowerTree))
+		fsys := overlayfs.New(lower, overlayfs.Options{Clock: vfstest.FixedClock()})
 		for _, name := range []string{"/d", "/e", "/a", "/f", "/t", "/c", "/w", "/l"} {
 			if err := fsys.RemoveAll(name); err != nil {
 				t.Fatalf("RemoveAll(%s): %v", name, err)

@@ -36,8 +36,8 @@ func lowerBase() vfstest.Tree {
 // lower MemFS itself.
 func overlayOf(t *testing.T, tree vfstest.Tree) (*overlayfs.FS, *vfs.MemFS) {
 	t.Helper()
-	lower := memWith(t, tree)
-	return overlayfs.New(readOnly(t, lower), overlayfs.Options{Clock: newClock()}), lower
+	lower := vfstest.MemWith(t, "/", tree)
+	return overlayfs.New(readOnly(t, lower), overlayfs.Options{Clock: vfstest.FixedClock()}), lower
 }
 
 func wantErr(t *testing.T, what string, err, target error, name string) {
@@ -415,8 +415,8 @@ func TestLowerReadsAreProportional(t *testing.T) {
 		tree[fmt.Sprintf("bulk/f%04d", i)] = vfstest.File("")
 		tree[fmt.Sprintf("a/b/c/side%04d", i)] = vfstest.File("")
 	}
-	lower := readOnly(t, memWith(t, tree))
-	fsys := overlayfs.New(lower, overlayfs.Options{Clock: newClock()})
+	lower := readOnly(t, vfstest.MemWith(t, "/", tree))
+	fsys := overlayfs.New(lower, overlayfs.Options{Clock: vfstest.FixedClock()})
 	const depth = 5 // components of /a/b/c/d/file
 	steps := []struct {
 		name string
@@ -471,7 +471,7 @@ func (o openOnly) Open(name string) (fs.File, error) { return o.m.Open(name) }
 
 func TestLowerWithoutCapabilities(t *testing.T) {
 	t.Parallel()
-	fsys := overlayfs.New(openOnly{memWith(t, vfstest.Tree{"f": vfstest.File("F")})}, overlayfs.Options{})
+	fsys := overlayfs.New(openOnly{vfstest.MemWith(t, "/", vfstest.Tree{"f": vfstest.File("F")})}, overlayfs.Options{})
 	_, err := fsys.Stat("/f")
 	wantErr(t, "Stat", err, errors.ErrUnsupported, "/f")
 	err = fsys.WriteFile("/g", nil, 0o644)
@@ -485,8 +485,8 @@ func TestLowerWithoutCapabilities(t *testing.T) {
 
 func TestGivenUpperLayer(t *testing.T) {
 	t.Parallel()
-	upper := newMem(t)
-	lower := memWith(t, vfstest.Tree{"d/f": vfstest.File("F")})
+	upper := vfstest.NewMem(t)
+	lower := vfstest.MemWith(t, "/", vfstest.Tree{"d/f": vfstest.File("F")})
 	fsys := overlayfs.New(readOnly(t, lower), overlayfs.Options{Upper: upper})
 	vfstest.Must(t, "WriteFile", fsys.WriteFile("/d/g", []byte("G"), 0o644))
 	if fsys.Upper() != upper {

@@ -36,7 +36,7 @@ func TestPropOverlayMatchesOS(t *testing.T) {
 		TrailingSlashes: true,
 		Lower:           func(dir string) vfs.ReadWriteFS { return osfs.NewRooted(dir) },
 		New: func(rt *rapid.T, lower vfs.ReadWriteFS, umask fs.FileMode) vfs.ReadWriteFS {
-			return overlayfs.New(readOnly(rt, lower), overlayfs.Options{Umask: umask, Clock: newClock()})
+			return overlayfs.New(readOnly(rt, lower), overlayfs.Options{Umask: umask, Clock: vfstest.FixedClock()})
 		},
 		Check: changesMatchDiff,
 	})

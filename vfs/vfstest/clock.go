@@ -24,3 +24,10 @@ func (c *Clock) Now() time.Time {
 	c.next = c.next.Add(time.Second)
 	return now
 }
+
+// FixedClock returns the reading function of a fresh [Clock] whose first
+// reading is a fixed date, 2030-01-02 03:04:05 UTC, for a MemFS whose
+// modification times are the same on every run.
+func FixedClock() func() time.Time {
+	return NewClock(time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)).Now
+}

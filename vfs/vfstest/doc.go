@@ -51,5 +51,7 @@
 // # Time
 //
 // [Clock] is a goroutine-safe fake clock for vfs.MemOptions.Clock that
-// advances one second per reading.
+// advances one second per reading; [FixedClock] starts one on a fixed
+// date. [NewMem] and [MemWith] make the MemFS of tests with it, empty or
+// holding a [Tree].
 package vfstest
