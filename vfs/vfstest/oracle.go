@@ -144,14 +144,20 @@ func Depth(name string) int {
 	return strings.Count(name, "/")
 }
 
-// LeadingDotDots counts the ".." components a relative target starts with.
+// LeadingDotDots counts the ".." components a relative target starts
+// with, "." and empty components between them ignored (a target padded
+// as "./////../a" climbs one level).
 func LeadingDotDots(target string) int {
 	n := 0
 	for c := range strings.SplitSeq(target, "/") {
-		if c != ".." {
-			break
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			n++
+			continue
 		}
-		n++
+		return n
 	}
 	return n
 }
