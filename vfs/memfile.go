@@ -39,6 +39,11 @@ var (
 func (m *MemFS) Open(name string) (fs.File, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	return m.openRead(name)
+}
+
+// openRead is Open for a caller holding m.mu.
+func (m *MemFS) openRead(name string) (fs.File, error) {
 	if err := validName("open", name); err != nil {
 		return nil, err
 	}

@@ -432,7 +432,12 @@ func (m *MemFS) lookup(op, name string, flags int) (*node, error) {
 func (m *MemFS) Stat(name string) (fs.FileInfo, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	n, err := m.lookup("stat", name, walkFollow)
+	return m.stat("stat", name, walkFollow)
+}
+
+// stat is Stat (walkFollow) and Lstat (no flag) for a caller holding m.mu.
+func (m *MemFS) stat(op, name string, flags int) (fs.FileInfo, error) {
+	n, err := m.lookup(op, name, flags)
 	if err != nil {
 		return nil, err
 	}
@@ -444,11 +449,7 @@ func (m *MemFS) Stat(name string) (fs.FileInfo, error) {
 func (m *MemFS) Lstat(name string) (fs.FileInfo, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	n, err := m.lookup("lstat", name, 0)
-	if err != nil {
-		return nil, err
-	}
-	return infoOf(baseName(name), n), nil
+	return m.stat("lstat", name, 0)
 }
 
 // ReadFile returns a copy of the named file's content, following links.
@@ -605,42 +606,27 @@ func (m *MemFS) mkdirLocked(name string, perm fs.FileMode) error {
 func (m *MemFS) MkdirAll(name string, perm fs.FileMode) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := formErr(name); err != nil {
-		return &fs.PathError{Op: "mkdir", Path: name, Err: err}
-	}
 	return m.mkdirAllLocked(name, perm)
 }
 
-// mkdirAllLocked is os.MkdirAll's algorithm: Stat the name, else MkdirAll
-// the parent and Mkdir the name. A name of [PathMax] bytes or more fails
-// each call on it, as in the kernel, while the parents whose names fit
-// are made.
+// mkdirAllLocked is MkdirAll for a caller holding m.mu: a plain name in
+// one walk, any other with os.MkdirAll's algorithm over the calls of
+// [lockedMem].
 func (m *MemFS) mkdirAllLocked(name string, perm fs.FileMode) error {
 	if done, err := m.mkdirAllPlain(name, perm); done {
 		return err
 	}
-	fits := len(name) < PathMax
-	// As os.MkdirAll: an existing directory (through links) is success.
-	if res, err := m.walk(name, walkFollow); fits && err == nil && res.n != nil {
-		if res.n.isDir() {
-			return nil
-		}
-		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.ENOTDIR}
-	}
-	trimmed := strings.TrimRight(name, "/")
-	if i := strings.LastIndexByte(trimmed, '/'); i > 0 {
-		if err := m.mkdirAllLocked(trimmed[:i], perm); err != nil {
-			return err
-		}
-	}
-	err := m.mkdirLocked(name, perm)
-	if err != nil && fits {
-		if res, err1 := m.walk(name, 0); err1 == nil && res.n != nil && res.n.isDir() {
-			return nil
-		}
-	}
-	return err
+	return mkdirAll(lockedMem{m}, name, perm)
 }
+
+// lockedMem is a MemFS seen by a caller that holds its lock: the calls of
+// os.MkdirAll's algorithm, taking no lock.
+type lockedMem struct{ m *MemFS }
+
+func (l lockedMem) Open(name string) (fs.File, error)         { return l.m.openRead(name) }
+func (l lockedMem) Stat(name string) (fs.FileInfo, error)     { return l.m.stat("stat", name, walkFollow) }
+func (l lockedMem) Lstat(name string) (fs.FileInfo, error)    { return l.m.stat("lstat", name, 0) }
+func (l lockedMem) Mkdir(name string, perm fs.FileMode) error { return l.m.mkdirLocked(name, perm) }
 
 // mkdirAllPlain is MkdirAll in one walk for the common case: a plain name
 // (no empty, "." or ".." component, no trailing slash) whose existing

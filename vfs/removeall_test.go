@@ -3,7 +3,10 @@ package vfs_test
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // TestRemoveAllTrailingSlashKeepsLinkTarget: like os.RemoveAll, a trailing
@@ -31,5 +34,26 @@ func TestRemoveAllTrailingSlashKeepsLinkTarget(t *testing.T) {
 			t.Fatalf("RemoveAll(%q) left the link", name)
 		}
 		_ = m.Symlink("/durable/dir", "/link")
+	}
+}
+
+// TestGenericMkdirAllAndRemoveAllResolvePhysically: the fallbacks of
+// vfs.MkdirAll and vfs.RemoveAll are os's algorithms over the file
+// system's own calls, which resolve ".." after a link from the link's
+// target; they once cleaned the name lexically first, and made or removed
+// the entry beside the link instead.
+func TestGenericMkdirAllAndRemoveAllResolvePhysically(t *testing.T) {
+	t.Parallel()
+	m := vfstest.MemWith(t, "/", vfstest.Tree{"p/q": vfstest.Dir(), "p/x": vfstest.File("P"), "x": vfstest.File("X"), "l": vfstest.Link("p/q")})
+	if err := vfs.MkdirAll(mkdirOnly{openOnly{m}}, "/l/../n/o", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := vfs.RemoveAll(removeOnly{openOnly{m}}, "/l/../x"); err != nil {
+		t.Fatal(err)
+	}
+	got := snapshotOf(t, m, "/")
+	want := vfstest.Tree{"p/q": vfstest.Dir(), "p/n/o": vfstest.Dir(), "x": vfstest.File("X"), "l": vfstest.Link("p/q")}.Entries(t)
+	if d := cmp.Diff(want, got, cmp.Comparer(vfs.Entry.Equal)); d != "" {
+		t.Errorf("tree (-want +got):\n%s", d)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"slices"
 	"strings"
 	"syscall"
@@ -333,9 +332,15 @@ func MkdirAll(fsys FS, name string, perm fs.FileMode) error {
 	if _, ok := fsys.(MkdirFS); !ok {
 		return unsupported("mkdir", name)
 	}
-	return mkdirAll(fsys, path.Clean(name), perm)
+	return mkdirAll(fsys, name, perm)
 }
 
+// mkdirAll is os.MkdirAll's algorithm, which MemFS and the overlay use
+// too: Stat the name (a directory, through links, is success), else make
+// the parent (the name without its last component and the slashes before
+// it) the same way and Mkdir the name; a Mkdir that fails where Lstat then
+// finds a directory is success. The names are never cleaned: the file
+// system resolves ".." physically, and refuses a name too long to pass.
 func mkdirAll(fsys FS, name string, perm fs.FileMode) error {
 	if fi, err := Stat(fsys, name); err == nil {
 		if fi.IsDir() {
@@ -343,8 +348,9 @@ func mkdirAll(fsys FS, name string, perm fs.FileMode) error {
 		}
 		return &fs.PathError{Op: "mkdir", Path: name, Err: ErrNotDir}
 	}
-	if parent := path.Dir(name); parent != name {
-		if err := mkdirAll(fsys, parent, perm); err != nil {
+	trimmed := strings.TrimRight(name, "/")
+	if i := strings.LastIndexByte(trimmed, '/'); i > 0 {
+		if err := mkdirAll(fsys, trimmed[:i], perm); err != nil {
 			return err
 		}
 	}
@@ -367,8 +373,10 @@ func Remove(fsys FS, name string) error {
 }
 
 // RemoveAll removes a tree without following links, through [RemoveAllFS]
-// or else through [RemoveFS], [LstatFS] and [ReadDir]; otherwise it returns
-// an error wrapping errors.ErrUnsupported.
+// or else through [RemoveFS], [LstatFS] and [ReadDir] with os.RemoveAll's
+// semantics (a trailing slash never makes it follow a final link, and
+// names are never cleaned: ".." is the file system's, physical);
+// otherwise it returns an error wrapping errors.ErrUnsupported.
 func RemoveAll(fsys FS, name string) error {
 	if r, ok := fsys.(RemoveAllFS); ok {
 		return r.RemoveAll(name)
@@ -379,7 +387,16 @@ func RemoveAll(fsys FS, name string) error {
 	if _, ok := fsys.(LstatFS); !ok {
 		return unsupported("removeall", name)
 	}
-	return removeAll(fsys, path.Clean(name))
+	if name == "" {
+		return nil
+	}
+	if endsWithDot(name) {
+		return &fs.PathError{Op: "RemoveAll", Path: name, Err: syscall.EINVAL}
+	}
+	if t := strings.TrimRight(name, "/"); t != "" {
+		name = t
+	}
+	return removeAll(fsys, name)
 }
 
 func removeAll(fsys FS, name string) error {
@@ -395,8 +412,12 @@ func removeAll(fsys FS, name string) error {
 		if err != nil {
 			return err
 		}
+		dir := name
+		if dir != "/" {
+			dir += "/"
+		}
 		for _, e := range list {
-			if err := removeAll(fsys, path.Join(name, e.Name())); err != nil {
+			if err := removeAll(fsys, dir+e.Name()); err != nil {
 				return err
 			}
 		}

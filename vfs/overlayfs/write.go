@@ -327,53 +327,20 @@ func (f *FS) mkdir(name string, perm fs.FileMode) error {
 func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 	f.lockWrite()
 	defer f.unlockWrite()
-	// A name too long for one call is os.MkdirAll's business: it makes
-	// the parents whose names fit.
-	if err := vfs.CheckName("mkdir", name); err != nil && !errors.Is(err, vfs.ErrNameTooLong) {
-		return err
-	}
-	return f.mkdirAll(name, perm)
+	return vfs.MkdirAll(mkdirView{view{f}}, name, perm)
 }
 
-// mkdirAll is os.MkdirAll's algorithm, like [vfs.MemFS.MkdirAll]'s.
-func (f *FS) mkdirAll(name string, perm fs.FileMode) error {
-	var buf [stackRoom]frame
-	fits := len(name) < vfs.PathMax
-	if res, err := f.walk(name, walkFollow, buf[:0]); fits && err == nil && res.exists {
-		if res.final().isDir() {
-			return nil
-		}
-		return pathErr("mkdir", name, syscall.ENOTDIR)
-	}
-	trimmed := trimRightSlash(name)
-	if i := lastSlash(trimmed); i > 0 {
-		if err := f.mkdirAll(trimmed[:i], perm); err != nil {
-			return err
-		}
-	}
-	err := f.mkdir(name, perm)
-	if err != nil && fits {
-		if res, err1 := f.walk(name, 0, buf[:0]); err1 == nil && res.exists && res.final().isDir() {
-			return nil
-		}
-	}
-	return err
-}
+// mkdirView is the merged view with Mkdir, for a caller holding the write
+// lock: what vfs.MkdirAll needs for os.MkdirAll's algorithm.
+type mkdirView struct{ view }
+
+func (v mkdirView) Mkdir(name string, perm fs.FileMode) error { return v.f.mkdir(name, perm) }
 
 func trimRightSlash(s string) string {
 	for len(s) > 0 && s[len(s)-1] == '/' {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-func lastSlash(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '/' {
-			return i
-		}
-	}
-	return -1
 }
 
 // Remove removes a file, a symbolic link or an empty directory, like
