@@ -51,7 +51,7 @@ func DiffFS(before, after FS, root string, opts SnapshotOptions) (Delta, error) 
 // rootNodeLocked returns the directory node at root (not following a
 // final link), for a snapshot or a diff; the caller holds m.mu.
 func (m *MemFS) rootNodeLocked(root string) (*node, error) {
-	if err := validName("lstat", root); err != nil {
+	if err := CheckName("lstat", root); err != nil {
 		return nil, err
 	}
 	res, err := m.walk(root, 0)

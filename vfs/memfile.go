@@ -44,7 +44,7 @@ func (m *MemFS) Open(name string) (fs.File, error) {
 
 // openRead is Open for a caller holding m.mu.
 func (m *MemFS) openRead(name string) (fs.File, error) {
-	if err := validName("open", name); err != nil {
+	if err := CheckName("open", name); err != nil {
 		return nil, err
 	}
 	res, err := m.walk(name, walkFollow)

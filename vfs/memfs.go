@@ -186,9 +186,6 @@ func (n *node) kind() Kind {
 	return KindFile
 }
 
-// validName is [CheckName].
-func validName(op, name string) error { return CheckName(op, name) }
-
 // walk resolves name with [Resolve] in three steps: resolve, take the
 // final entry and its parent, and record the chain when flags ask for it.
 // The returned error is a bare errno; the caller wraps it with its op and
@@ -415,7 +412,7 @@ func sortedEntries(dir *node) []fs.DirEntry {
 // --- read side ---------------------------------------------------------
 
 func (m *MemFS) lookup(op, name string, flags int) (*node, error) {
-	if err := validName(op, name); err != nil {
+	if err := CheckName(op, name); err != nil {
 		return nil, err
 	}
 	res, err := m.walk(name, flags)
@@ -515,7 +512,7 @@ func (m *MemFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 // WriteFile. It returns this file system's own copy of the node and the
 // resolution, from which [canonical] gives its path.
 func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, walkResult, error) {
-	if err := validName(op, name); err != nil {
+	if err := CheckName(op, name); err != nil {
 		return nil, walkResult{}, err
 	}
 	flags := walkFollow | walkChain
@@ -585,7 +582,7 @@ func (m *MemFS) Mkdir(name string, perm fs.FileMode) error {
 }
 
 func (m *MemFS) mkdirLocked(name string, perm fs.FileMode) error {
-	if err := validName("mkdir", name); err != nil {
+	if err := CheckName("mkdir", name); err != nil {
 		return err
 	}
 	res, err := m.walk(name, walkChain|walkParent)
@@ -738,7 +735,7 @@ func component(name string, end int) (start, stop int) {
 func (m *MemFS) Remove(name string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := validName("remove", name); err != nil {
+	if err := CheckName("remove", name); err != nil {
 		return err
 	}
 	res, err := m.walk(name, walkChain|walkParent)
@@ -953,7 +950,7 @@ func (m *MemFS) Chtimes(name string, atime, mtime time.Time) error {
 }
 
 func (m *MemFS) mutableTarget(op, name string) (*node, error) {
-	if err := validName(op, name); err != nil {
+	if err := CheckName(op, name); err != nil {
 		return nil, err
 	}
 	res, err := m.walk(name, walkFollow|walkChain)
