@@ -143,18 +143,31 @@ state_persistence:
 			home + "/.outfitter/profiles/base/cli_specific/claude/commands/x.md": "x",
 		}}
 	_, r := w.mustPlan(t)
+	owned := func(key string) []string {
+		return []string{home + "/.outfitter/profiles/eng/cli_specific/claude/" + key, home + "/.outfitter/profiles/base/cli_specific/claude/" + key, home + "/.claude/" + key}
+	}
 	want := []composite.StatePath{
-		{RelativePath: "settings.json", Strategy: "symlink", SourcePath: home + "/.outfitter/profiles/eng/cli_specific/claude/settings.json", Folder: home + "/.outfitter/profiles/eng"},
-		{RelativePath: "agents/", Strategy: "symlink", SourcePath: home + "/.claude/agents", Directory: true},
-		{RelativePath: "skills/", Strategy: "symlink", SourcePath: home + "/.claude/skills", Directory: true},
-		{RelativePath: "commands/", Strategy: "symlink", SourcePath: home + "/.outfitter/profiles/base/cli_specific/claude/commands", Directory: true, Folder: home + "/.outfitter/profiles/base"},
-		{RelativePath: "plugins/", Strategy: "symlink", SourcePath: home + "/.claude/plugins", Directory: true},
-		{RelativePath: "projects/", Strategy: "symlink", SourcePath: "/claude/sessions", Directory: true},
+		{RelativePath: "settings.json", Strategy: "symlink", SourcePath: home + "/.outfitter/profiles/eng/cli_specific/claude/settings.json", Folder: home + "/.outfitter/profiles/eng",
+			Origin: composite.SourceProfile},
+		{RelativePath: "agents/", Strategy: "symlink", SourcePath: home + "/.claude/agents", Directory: true, Origin: composite.SourceNative},
+		{RelativePath: "skills/", Strategy: "symlink", SourcePath: home + "/.claude/skills", Directory: true, Origin: composite.SourceNative},
+		{RelativePath: "commands/", Strategy: "symlink", SourcePath: home + "/.outfitter/profiles/base/cli_specific/claude/commands", Directory: true, Folder: home + "/.outfitter/profiles/base",
+			Origin: composite.SourceProfile},
+		{RelativePath: "plugins/", Strategy: "symlink", SourcePath: home + "/.claude/plugins", Directory: true, Origin: composite.SourceNative},
+		{RelativePath: "projects/", Strategy: "symlink", SourcePath: "/claude/sessions", Directory: true, Origin: composite.SourceAdapter},
 		{RelativePath: "debug/", Strategy: "discard", Directory: true},
 		{RelativePath: "unknown", Strategy: "warn"},
 	}
 	if diff := cmp.Diff(want, r.Composite.StatePaths); diff != "" {
 		t.Errorf("state paths (-want +got):\n%s", diff)
+	}
+	for key, want := range map[string][]string{
+		"settings.json": owned("settings.json"), "agents/": owned("agents"), "commands/": owned("commands"),
+		"projects/": {"/claude/sessions"}, "debug/": nil, "unknown": nil,
+	} {
+		if diff := cmp.Diff(want, r.Composite.Candidates(key)); diff != "" {
+			t.Errorf("candidates of %s (-want +got):\n%s", key, diff)
+		}
 	}
 }
 

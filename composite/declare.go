@@ -99,29 +99,49 @@ func (in *Input) StatePaths(decls []Declaration, sources StateSources) ([]StateP
 		}
 		sp := StatePath{RelativePath: d.Key, Strategy: strategy, Directory: d.Directory()}
 		if (strategy == StrategySymlink || strategy == StrategyPrompt) && d.Key != UnknownPath {
-			src, err := stateSource(d.Key, sources, owned)
+			src, origin, err := stateSource(d.Key, sources, owned)
 			if err != nil {
 				return nil, err
 			}
-			sp.SourcePath, sp.Folder = src, owned.folderOf(src)
+			sp.SourcePath, sp.Origin, sp.Folder = src, origin, owned.folderOf(src)
+			if in.candidates == nil {
+				in.candidates = map[string][]string{}
+			}
+			in.candidates[d.Key] = candidates(d.Key, sources, owned)
 		}
 		out = append(out, sp)
 	}
 	return out, nil
 }
 
-// stateSource returns the durable source of key: the override, the
-// profile-owned source or the native one.
-func stateSource(key string, sources StateSources, owned stateDirs) (string, error) {
+// stateSource returns the durable source of key and its origin: the
+// override, the profile-owned source or the native one.
+func stateSource(key string, sources StateSources, owned stateDirs) (string, SourceOrigin, error) {
 	if sources.Override != nil {
 		if src := sources.Override(key); src != "" {
-			return src, nil
+			return src, SourceAdapter, nil
 		}
 	}
 	if src, err := owned.source(key); err != nil || src != "" {
-		return src, err
+		return src, SourceProfile, err
 	}
-	return sources.Native(key), nil
+	return sources.Native(key), SourceNative, nil
+}
+
+// candidates lists the sources stateSource chooses among, in its order
+// of preference (see [Composite.Candidates]).
+func candidates(key string, sources StateSources, owned stateDirs) []string {
+	if sources.Override != nil {
+		if src := sources.Override(key); src != "" {
+			return []string{src}
+		}
+	}
+	name := strings.TrimSuffix(key, "/")
+	out := make([]string, 0, len(owned.dirs)+1)
+	for _, d := range slices.Backward(owned.dirs) {
+		out = append(out, path.Join(d.dir, name))
+	}
+	return append(out, sources.Native(key))
 }
 
 // stateDir is a <folder>/cli_specific/<adapter> directory, which can hold

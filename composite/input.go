@@ -56,6 +56,8 @@ type Input struct {
 	// Env is the process environment the agent would inherit; only
 	// DEEPWORK_ADDITIONAL_JOBS_FOLDERS is read from it.
 	Env []EnvVar
+
+	candidates map[string][]string // recorded by StatePaths for Composite.Candidates
 }
 
 // profileControls returns the profile's generic controls, never nil.

@@ -186,6 +186,7 @@ func (r *Run) plan(root string, req Request, assets fs.FS, agents []string) erro
 	if err != nil {
 		return err
 	}
+	c.candidates = in.candidates
 	r.Composite, r.Plan = c, plan
 	r.Warnings = append(append(append([]string(nil), skills.warnings...), warnings...), launchWarnings...)
 	return Strict(req.Strict, r.Adapter.ID(), r.Warnings)

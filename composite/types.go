@@ -2,6 +2,7 @@ package composite
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -44,6 +45,23 @@ func (s Strategy) Valid() bool {
 // every change the agent makes outside files and declared state paths.
 const UnknownPath = "unknown"
 
+// SourceOrigin says which rule chose the durable source of a state path.
+type SourceOrigin string
+
+// The origins of a durable source, in the order they are tried.
+const (
+	// SourceAdapter is the adapter's own source for the key (pi's shared
+	// utilities/ in the cache directory, Claude's projects/ following
+	// session_directory).
+	SourceAdapter SourceOrigin = "adapter"
+	// SourceProfile is a profile-owned source,
+	// <folder>/cli_specific/<agent>/<key> of the highest profile folder
+	// that has it.
+	SourceProfile SourceOrigin = "profile"
+	// SourceNative is the agent's own state under the home.
+	SourceNative SourceOrigin = "native"
+)
+
 // StatePath is a declared state path of a composite with its resolved
 // strategy.
 type StatePath struct {
@@ -63,6 +81,8 @@ type StatePath struct {
 	// cache sources. The blank-source reset of [EnsureSource] never writes
 	// through a link whose real path leaves it.
 	Folder string
+	// Origin says which rule chose SourcePath; empty when there is none.
+	Origin SourceOrigin
 }
 
 // Name returns the relative path without a trailing slash ("plugins").
@@ -108,6 +128,22 @@ type Composite struct {
 	// StatePaths are the declared state paths in declaration order; the
 	// last one is the [UnknownPath] pseudo-path.
 	StatePaths []StatePath
+
+	candidates map[string][]string // by state path key, see Candidates
+}
+
+// Candidates returns the durable sources considered for the state path
+// key (its RelativePath), in order of preference: the adapter's own source
+// when it has one for the key (pi's shared utilities/, Claude's projects/
+// following session_directory) and nothing else; otherwise the
+// profile-owned <folder>/cli_specific/<agent>/<key> of each profile folder
+// holding a cli_specific/<agent> directory, highest precedence first, then
+// the native source. The state path's SourcePath is the first profile-owned
+// candidate that exists, else the native one; the others lost. It returns
+// nil for a path without a durable source, and for a composite that
+// [Plan] did not make.
+func (c *Composite) Candidates(key string) []string {
+	return slices.Clone(c.candidates[key])
 }
 
 // StatePath returns the state path whose RelativePath or normalized name

@@ -88,6 +88,17 @@ func (a *Agents) list() []string {
 	return a.ids
 }
 
+// Schemas returns the JSON Schema documents, as JSON text, that settings
+// and profile files are checked against for this set: the embedded
+// schemas with default_agent naming the set's ids and one controls block
+// per agent. Their objects are open (additionalProperties), as upstream's
+// are, so a misspelled key passes a run; a linter reads the documents to
+// name the keys they do not know.
+func (a *Agents) Schemas() (settings, profile []byte) {
+	s := a.schemaSet()
+	return slices.Clone(s.settingsJSON), slices.Clone(s.profileJSON)
+}
+
 // schemaSet returns the compiled schemas of the set.
 func (a *Agents) schemaSet() *schemaSet {
 	if a == nil {

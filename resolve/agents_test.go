@@ -1,6 +1,7 @@
 package resolve_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -205,5 +206,29 @@ func TestAgentBlocksMergeLikeControls(t *testing.T) {
 				t.Errorf("acme args (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestAgentsSchemas(t *testing.T) {
+	t.Parallel()
+	a, err := resolve.NewAgents(resolve.Agent{ID: "pi"}, resolve.Agent{ID: "third", Block: `{"properties": {"flavour": {"type": "string"}}}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings, profile := a.Schemas()
+	var s, p map[string]any
+	if err := json.Unmarshal(settings, &s); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(profile, &p); err != nil {
+		t.Fatal(err)
+	}
+	enum := s["properties"].(map[string]any)["default_agent"].(map[string]any)["enum"]
+	if diff := cmp.Diff([]any{"pi", "third"}, enum); diff != "" {
+		t.Errorf("default_agent enum (-want +got):\n%s", diff)
+	}
+	block := p["properties"].(map[string]any)["controls"].(map[string]any)["properties"].(map[string]any)["third"].(map[string]any)
+	if _, ok := block["properties"].(map[string]any)["flavour"]; !ok || block["$ref"] != "#/$defs/agentControls" {
+		t.Errorf("the third agent's block: %v", block)
 	}
 }

@@ -29,6 +29,10 @@ type SettingsFile struct {
 	// Sources is the file's own profile_sources (nil when it declares
 	// none), with local paths made absolute.
 	Sources []Source
+	// Keys are the top-level keys the file sets, in document order, so
+	// that a tool can say which file set a setting (the highest file
+	// setting a scalar wins) and notice keys no schema knows.
+	Keys []string
 }
 
 // LoadedSettings is the outcome of [LoadSettings].
@@ -195,7 +199,7 @@ func parseSettingsDoc(data []byte, name string, agents *Agents) (*Object, []*Iss
 // convertSettings builds the record of a validated settings document.
 func convertSettings(doc *Object, name string, scope SettingsScope) *fileSettings {
 	dir := path.Dir(name)
-	f := &fileSettings{file: SettingsFile{Path: name, Scope: scope}}
+	f := &fileSettings{file: SettingsFile{Path: name, Scope: scope, Keys: doc.Keys()}}
 	f.defaultProfile = stringField(doc, "default_profile")
 	f.defaultAgent = stringField(doc, "default_agent")
 	if c := stringField(doc, "cache_directory"); c != nil {

@@ -417,3 +417,29 @@ func TestLoadSettingsUnreadable(t *testing.T) {
 		t.Errorf("error %v is not a *fs.PathError", err)
 	}
 }
+
+// TestSettingsFileKeys: each loaded file says which top-level keys it
+// sets, in document order, including a key no schema knows (which the
+// run accepts without a word, as upstream does).
+func TestSettingsFileKeys(t *testing.T) {
+	t.Parallel()
+	fsys := memTree(t, vfstest.Tree{
+		userSettings: vfstest.File("default_agent: pi\ndefualt_profile: x\ndefault_profile: base\n"),
+		projSettings: vfstest.File("profile_sources:\n  - path: ./p\n"),
+	})
+	l, err := resolve.LoadSettings(fsys, home, project, agents())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, f := range l.Files {
+		got = append(got, f.Keys)
+	}
+	want := [][]string{{"default_agent", "defualt_profile", "default_profile"}, {"profile_sources"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+	if len(l.Issues) != 0 {
+		t.Errorf("issues %v: an unknown key is not an issue of the run", l.Issues)
+	}
+}

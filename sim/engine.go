@@ -73,6 +73,14 @@ type Result struct {
 	ProfileID, AgentID string
 	// Root is the composite root, when it was created.
 	Root string
+	// Resolution is what the resolver found (settings, sources, every
+	// profile definition and the stack), when resolution succeeded; a
+	// report uses it to say where each part of the composite comes from.
+	Resolution *resolve.Result
+	// Composite is the plan of the composite (generated files with their
+	// inputs, state paths with their strategies and the sources
+	// considered), when planning succeeded.
+	Composite *composite.Composite
 	// Launched reports that the agent was started.
 	Launched bool
 	// Plan is the final launch plan.
@@ -183,13 +191,14 @@ func (x *execution) plan() error {
 		return err
 	}
 	x.res = res
+	x.r.Resolution = res
 	x.r.ProfileID, x.r.AgentID = res.ProfileID, res.AgentID
 	copts := composite.Options{TempDir: x.opts.TempDir, Rand: x.opts.Rand, Clock: x.opts.Clock, Assets: x.opts.Assets, Registry: x.opts.registry()}
 	req := composite.Request{Result: res, PassThrough: x.spec.Args, Strict: x.spec.Strict, Env: x.opts.Env, Cwd: x.opts.Cwd}
 	if x.run, err = composite.Plan(x.fsys, req, copts); err != nil {
 		return err
 	}
-	x.r.Root = x.run.Composite.Root
+	x.r.Root, x.r.Composite = x.run.Composite.Root, x.run.Composite
 	x.r.Messages = append(x.r.Messages, x.run.Messages...)
 	x.r.Warnings = append(x.r.Warnings, x.run.Warnings...)
 	x.paths = x.run.Composite.StatePaths
