@@ -162,7 +162,8 @@ func printDryRun(w io.Writer, spec sim.Spec, out *dryOutcome) {
 	if r.Root != "" {
 		fmt.Fprintf(w, "  <composite-profile> = %s (created in memory only)\n", r.Root)
 	}
-	printLaunch(w, sim.ReportOf(r))
+	name := prefixNamer(map[string]string{spec.Home: "<home>", spec.Project: "<project>", r.Root: report.TokenComposite})
+	printLaunch(w, sim.ReportOf(r), r, name)
 	fmt.Fprintf(w, "\ndurable changes before the agent starts:\n")
 	if out.ChangesErr != nil {
 		fmt.Fprintf(w, "  cannot list them: %v\n", out.ChangesErr)
@@ -190,32 +191,16 @@ func printDelta(w io.Writer, d report.Delta, prefix string) {
 }
 
 // printLaunch writes the launch part of a run's report: the launch line
-// and environment, the composite tree with link targets, the warnings and
-// the error.
-func printLaunch(w io.Writer, r sim.RunReport) {
+// and environment, the composite at launch as a tree (each entry with its
+// kind, link target, strategy and origin), the warnings and the error.
+func printLaunch(w io.Writer, r sim.RunReport, res *sim.Result, name namer) {
 	if r.Launch != nil {
 		fmt.Fprintf(w, "  launch: %s %s\n", r.Launch.Command, quoteArgs(r.Launch.Args))
 		for _, v := range r.Launch.Env {
 			fmt.Fprintf(w, "    %s=%s\n", v.Name, v.Value)
 		}
 		fmt.Fprintf(w, "  composite at launch:\n")
-		for _, k := range slices.Sorted(maps.Keys(r.CompositeAtLaunch)) {
-			e := r.CompositeAtLaunch[k]
-			indent := strings.Repeat("  ", strings.Count(k, "/"))
-			name := path.Base(k)
-			switch e.Type {
-			case vfs.TypeDir:
-				fmt.Fprintf(w, "    %s%s/\n", indent, name)
-			case vfs.TypeSymlink:
-				dangling := ""
-				if e.TargetExists != nil && !*e.TargetExists {
-					dangling = " (dangling)"
-				}
-				fmt.Fprintf(w, "    %s%s -> %s%s\n", indent, name, e.Target, dangling)
-			default:
-				fmt.Fprintf(w, "    %s%s (%d bytes)\n", indent, name, size(e))
-			}
-		}
+		printTree(w, r.CompositeAtLaunch, provenance{res: res.Resolution, plan: res.Composite, name: name}, "    ")
 	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)

@@ -69,10 +69,10 @@ controls:
   provider: ops-provider
 `
 
-// machine returns a memory machine holding the seven-profile fixture, a
+// dryMachine returns a memory machine holding the seven-profile fixture, a
 // temporary directory and n unrelated files in the home, spread over a
 // few folders and the home itself.
-func machine(t testing.TB, n int) *vfs.MemFS {
+func dryMachine(t testing.TB, n int) *vfs.MemFS {
 	t.Helper()
 	fx, err := fixtures.LoadTxtar([]byte(sevenProfiles), "seven")
 	if err != nil {
@@ -116,7 +116,7 @@ func TestDryRunReadsWhatResolutionNeeds(t *testing.T) {
 		writes []faultfs.Op
 	}
 	dry := func(n int) reads {
-		lower := faultfs.New(machine(t, n), faultfs.ReadOnly())
+		lower := faultfs.New(dryMachine(t, n), faultfs.ReadOnly())
 		out := dryRunOn(context.Background(), lower, fixtureSpec(), seededOptions("/tmp"))
 		if out.Result.Err != nil || !out.Result.Launched {
 			t.Fatalf("precondition: the dry run reaches the launch: %v", out.Result.Err)
@@ -167,7 +167,7 @@ func TestDryRunReport(t *testing.T) {
 				"agent pi, profile eng",
 				"  launch: pi --extension <composite-profile>/outfitter/outfitter-extension.js --model base-model --thinking high --skill <composite-profile>/outfitter/plugin/skills/outfitter",
 				"    PI_CODING_AGENT_DIR=<composite-profile>",
-				"    settings.json -> <home>/.pi/agent/settings.json",
+				"    ├── settings.json -> <home>/.pi/agent/settings.json  [link; state symlink (default); source: the agent's native state]",
 				"durable changes before the agent starts:",
 				`  + /fixture/home/.pi/agent/mcp.json "{}\n"`,
 				"  + /fixture/home/.pi/agent/sessions (dir)",
@@ -180,7 +180,7 @@ func TestDryRunReport(t *testing.T) {
 			want: []string{
 				"agent claude, profile eng",
 				"    CLAUDE_CONFIG_DIR=<composite-profile>",
-				"    projects -> <home>/.claude/projects",
+				"    ├── projects -> <home>/.claude/projects  [link; state symlink (default); source: the agent's native state]",
 				"  + /fixture/home/.claude/projects (dir)",
 			},
 			launched: true,
@@ -204,7 +204,7 @@ func TestDryRunReport(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			mem := machine(t, 0)
+			mem := dryMachine(t, 0)
 			before, err := vfs.Snapshot(mem, "/")
 			if err != nil {
 				t.Fatal(err)
@@ -249,7 +249,7 @@ func TestDryRunWritesNothingOnDisk(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	host := osfs.New()
-	if err := vfs.CopyTree(host, dir+report.FixtureRoot, machine(t, 20), report.FixtureRoot); err != nil {
+	if err := vfs.CopyTree(host, dir+report.FixtureRoot, dryMachine(t, 20), report.FixtureRoot); err != nil {
 		t.Fatal(err)
 	}
 	if err := host.Mkdir(dir+"/tmp", 0o755); err != nil {
@@ -378,7 +378,7 @@ func mustAbs(t *testing.T, p string) string {
 // and the seven-profile project, in memory and on disk.
 func BenchmarkDryRun(b *testing.B) {
 	b.Run("memfs", func(b *testing.B) {
-		mem := machine(b, 1000)
+		mem := dryMachine(b, 1000)
 		b.ReportAllocs()
 		for b.Loop() {
 			if out := dryRunOn(context.Background(), mem, fixtureSpec(), sim.Options{TempDir: "/tmp"}); out.Result.Err != nil {
@@ -389,7 +389,7 @@ func BenchmarkDryRun(b *testing.B) {
 	b.Run("osfs", func(b *testing.B) {
 		dir := b.TempDir()
 		host := osfs.New()
-		if err := vfs.CopyTree(host, dir+report.FixtureRoot, machine(b, 1000), report.FixtureRoot); err != nil {
+		if err := vfs.CopyTree(host, dir+report.FixtureRoot, dryMachine(b, 1000), report.FixtureRoot); err != nil {
 			b.Fatal(err)
 		}
 		if err := os.Mkdir(dir+"/tmp", 0o755); err != nil {

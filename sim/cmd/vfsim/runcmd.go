@@ -124,7 +124,8 @@ func printReport(w io.Writer, out *sim.Outcome) {
 	fmt.Fprintf(w, "scenario %s\n", rep.Scenario)
 	for i, r := range rep.Runs {
 		fmt.Fprintf(w, "\nrun %d: agent %s, profile %s, exit code %d\n", i, orNone(r.AgentID), orNone(r.ProfileID), r.ExitCode)
-		printLaunch(w, r)
+		res := out.Results[i]
+		printLaunch(w, r, res, report.Tokens{Composite: res.Root}.Tokenize)
 	}
 	fmt.Fprintf(w, "\ndurable changes (relative to <fixture>):\n")
 	printDelta(w, rep.Durable, "")

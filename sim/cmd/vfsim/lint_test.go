@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/golden"
+	"github.com/outfitter-go/vfsim/sim"
+)
+
+// TestLintFixtureGolden pins lint's findings on a fixture holding every
+// mistake it looks for.
+func TestLintFixtureGolden(t *testing.T) {
+	t.Parallel()
+	code, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", "typo.txtar"))
+	if code != 1 || errs != "" {
+		t.Errorf("vfsim lint = %d, stderr %q; want 1 (errors found)", code, errs)
+	}
+	golden.Text(t, filepath.Join("testdata", "lint", "typo.txt"), out)
+	for _, want := range []string{`"inherit" at /inherit, which a run ignores (did you mean "inherits"?)`, `"enviroment"`, `"defualt_profile"`, "lost/profile.yml: no configured profile source loads", "dangling symbolic link to ../nowhere", "expected/pi/empty.json: the expected file is empty", "expected/pi/summary.json, which is missing"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lint output lacks %q", want)
+		}
+	}
+}
+
+// TestLintMachineGolden lints a real home and project, read in place.
+func TestLintMachineGolden(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "lint", "machine")
+	code, out, errs := runCLI(t, "lint", "--home", filepath.Join(dir, "home"), "--project", filepath.Join(dir, "project"))
+	if code != 0 || errs != "" {
+		t.Errorf("vfsim lint --home --project = %d, stderr %q; want 0 (warnings only)", code, errs)
+	}
+	golden.Text(t, filepath.Join("testdata", "lint", "machine.txt"), out)
+	if code, _, _ := runCLI(t, "lint", "--strict", "--home", filepath.Join(dir, "home"), "--project", filepath.Join(dir, "project")); code != 1 {
+		t.Errorf("vfsim lint --strict with warnings = %d, want 1", code)
+	}
+	code, out, _ = runCLI(t, "lint", "--json", "--home", filepath.Join(dir, "home"), "--project", filepath.Join(dir, "project"))
+	if code != 0 || !strings.HasPrefix(out, "[\n  {\n    \"severity\": \"warning\",") {
+		t.Errorf("vfsim lint --json = %d:\n%s", code, out)
+	}
+}
+
+func TestLintCatalogHasNoUnknownKeys(t *testing.T) {
+	t.Parallel()
+	code, out, _ := runCLI(t, "lint", filepath.Join("..", "..", "..", "fixtures", "catalog"))
+	for _, bad := range []string{"unknown key", "dangling", "expected file"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the catalog has a finding about %q (exit %d):\n%s", bad, code, out)
+		}
+	}
+}
+
+// TestLintStaysOutOfRuns: a run of the fixture with misspelled keys warns
+// exactly as upstream does; lint's findings are not the run's warnings.
+func TestLintStaysOutOfRuns(t *testing.T) {
+	t.Parallel()
+	fx, err := fixtures.Load(filepath.Join("testdata", "lint", "typo.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sim.RunScenario(context.Background(), fx, fx.Scenarios()[0], sim.ScenarioOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"pi adapter cannot translate requested control 'enviroment'.", "pi adapter cannot translate requested control 'modle'.", "pi adapter cannot translate requested control 'pi.argz'."}
+	if got := out.Results[0].Warnings; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("run warnings %q, want upstream's %q", got, want)
+	}
+}
