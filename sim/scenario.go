@@ -30,7 +30,11 @@ type ScenarioOptions struct {
 	// the fixture's memory FS, after the before ops and with the
 	// temporary directory, and returns the FS to run on (typically a copy
 	// of /fixture and the temporary directory on a rooted OS backend).
-	// Nil runs on the memory FS itself.
+	// When that FS has a Changes method listing what was changed in it
+	// since it was made, as a copy-on-write overlay (*overlayfs.FS) has,
+	// the durable difference is read from it instead of comparing the
+	// whole fixture tree; it must then start as the fixture after the
+	// before ops. Nil runs on the memory FS itself.
 	Mount func(mem *vfs.MemFS) (FS, error)
 }
 
@@ -140,12 +144,51 @@ func RunScenario(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenari
 	for _, m := range sc.CheckAfter(target, pristine) {
 		out.Mismatches = append(out.Mismatches, Mismatch{Scenario: sc.Name, Run: -1, Mismatch: m})
 	}
-	delta, err := report.DiffDurable(pristine, target)
+	delta, err := durable(pristine, target)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: durable diff: %w", sc.Name, err)
 	}
 	out.Report.Durable = report.ProjectDelta(delta, report.Tokens{})
 	return out, nil
+}
+
+// changer is a file system that knows what was changed in it since it
+// was made, as a copy-on-write overlay does.
+type changer interface {
+	Changes() (vfs.Delta, error)
+}
+
+// durable is the durable difference of the fixture tree between pristine
+// and target: the changes of target below the fixture root when it knows
+// them, which reads nothing of the unchanged fixture, else a comparison of
+// the two trees.
+func durable(pristine *vfs.MemFS, target FS) (vfs.Delta, error) {
+	c, ok := target.(changer)
+	if !ok {
+		return report.DiffDurable(pristine, target)
+	}
+	all, err := c.Changes()
+	if err != nil {
+		return vfs.Delta{}, err
+	}
+	root := strings.TrimPrefix(report.FixtureRoot, "/") + "/"
+	d := vfs.Delta{Added: map[string]vfs.Entry{}, Changed: map[string]vfs.Change{}, Removed: []string{}}
+	for p, e := range all.Added {
+		if rel, ok := strings.CutPrefix(p, root); ok {
+			d.Added[rel] = e
+		}
+	}
+	for p, ch := range all.Changed {
+		if rel, ok := strings.CutPrefix(p, root); ok {
+			d.Changed[rel] = ch
+		}
+	}
+	for _, p := range all.Removed {
+		if rel, ok := strings.CutPrefix(p, root); ok {
+			d.Removed = append(d.Removed, rel)
+		}
+	}
+	return d, nil
 }
 
 // outcomeOf is the view of a run that expectations compare; the summary's

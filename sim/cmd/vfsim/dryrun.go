@@ -227,13 +227,16 @@ func overlayOptions(overlay bool, dir string, sc *fixtures.Scenario) (sim.Scenar
 	}
 	mount := func(mem *vfs.MemFS) (sim.FS, error) {
 		lower := &fixtureView{dir: osfs.NewRooted(abs), rest: mem}
-		ov := overlayfs.New(lower, overlayfs.Options{Clock: fixtures.LoadTime, Umask: 0o022})
+		opts := overlayfs.Options{Clock: fixtures.LoadTime, Umask: 0o022}
+		ov := overlayfs.New(lower, opts)
 		// The before ops changed the memory copy, which the view hides:
-		// they are played again on the overlay.
+		// they are played again on the overlay. The runs happen on a
+		// second overlay above it, whose changes are the durable
+		// difference: nothing of the unchanged fixture is read to find it.
 		if err := sc.ApplyBefore(ov); err != nil {
 			return nil, err
 		}
-		return ov, nil
+		return overlayfs.New(ov, opts), nil
 	}
 	return sim.ScenarioOptions{Mount: mount}, nil
 }
