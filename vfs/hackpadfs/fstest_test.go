@@ -36,23 +36,28 @@ func runSuites(t *testing.T, name string, mask os.FileMode, skips map[string]str
 	t.Helper()
 	var mu sync.Mutex
 	used := map[string]bool{}
+	// The suite's own ShouldSkip skips without a reason; a case is skipped
+	// here instead, when it sets up its file system, saying why.
+	skipFor := func(tb testing.TB) {
+		tb.Helper()
+		for s, reason := range skips {
+			if strings.HasSuffix(tb.Name(), "/"+s) {
+				mu.Lock()
+				used[s] = true
+				mu.Unlock()
+				tb.Skip("skipped: " + reason)
+			}
+		}
+	}
 	opts := fstest.FSOptions{
-		Name:   name,
-		TestFS: newFS,
+		Name: name,
+		TestFS: func(tb testing.TB) fstest.SetupFS {
+			skipFor(tb)
+			return newFS(tb)
+		},
 		// hackpadfs v0.2.4 ANDs modes with this mask before comparing, so
 		// its zero value would compare no mode bit at all.
 		Constraints: fstest.Constraints{FileModeMask: mask},
-		ShouldSkip: func(f fstest.Facets) bool {
-			for s := range skips {
-				if strings.HasSuffix(f.Name, "/"+s) {
-					mu.Lock()
-					used[s] = true
-					mu.Unlock()
-					return true
-				}
-			}
-			return false
-		},
 	}
 	t.Cleanup(func() {
 		// Cleanup runs after the parallel cases have finished.
