@@ -134,13 +134,26 @@ func wantMissing(t *testing.T, fsys vfs.FS, name string) {
 // wantType asserts the type bits of name, read with Lstat.
 func wantType(t *testing.T, fsys vfs.FS, name string, want fs.FileMode) {
 	t.Helper()
+	wantModeBits(t, fsys, name, "type", fs.ModeType, want)
+}
+
+// wantMode asserts the permission bits of name, read with Lstat.
+func wantMode(t *testing.T, fsys vfs.FS, name string, want fs.FileMode) {
+	t.Helper()
+	wantModeBits(t, fsys, name, "permissions", fs.ModePerm, want)
+}
+
+// wantModeBits asserts the bits that mask selects (what) of the mode of
+// name, read with Lstat.
+func wantModeBits(t *testing.T, fsys vfs.FS, name, what string, mask, want fs.FileMode) {
+	t.Helper()
 	fi, err := vfs.Lstat(fsys, name)
 	if err != nil {
 		t.Errorf("Lstat(%q): %v", name, err)
 		return
 	}
-	if got := fi.Mode().Type(); got != want {
-		t.Errorf("Lstat(%q) type = %v, want %v", name, got, want)
+	if got := fi.Mode() & mask; got != want {
+		t.Errorf("Lstat(%q) %s = %v, want %v", name, what, got, want)
 	}
 }
 

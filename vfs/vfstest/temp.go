@@ -125,19 +125,6 @@ func (p *plantingFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File
 	return p.ReadWriteFS.OpenFile(name, flag, perm)
 }
 
-// wantMode asserts the permission bits of name, read with Lstat.
-func wantMode(t *testing.T, fsys vfs.FS, name string, want fs.FileMode) {
-	t.Helper()
-	fi, err := vfs.Lstat(fsys, name)
-	if err != nil {
-		t.Errorf("Lstat(%q): %v", name, err)
-		return
-	}
-	if got := fi.Mode().Perm(); got != want {
-		t.Errorf("Lstat(%q) permissions = %v, want %v", name, got, want)
-	}
-}
-
 // wantEntries asserts the names listed in the directory dir, joined with
 // spaces.
 func wantEntries(t *testing.T, fsys vfs.FS, dir, want string) {
