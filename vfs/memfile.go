@@ -4,6 +4,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"syscall"
@@ -133,7 +134,7 @@ func (f *memFile) Stat() (fs.FileInfo, error) {
 	}
 	f.m.mu.RLock()
 	defer f.m.mu.RUnlock()
-	return infoOf(baseName(f.name), f.current(false)), nil
+	return infoOf(path.Base(f.name), f.current(false)), nil
 }
 
 func (f *memFile) readable() bool { return f.flag&os.O_WRONLY == 0 }

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -375,14 +376,6 @@ func nodeInfo(name string, n *node) memInfo {
 	return fi
 }
 
-func baseName(name string) string {
-	name = strings.TrimRight(name, "/")
-	if name == "" {
-		return "/"
-	}
-	return name[strings.LastIndexByte(name, '/')+1:]
-}
-
 // memDirEntry is a directory entry as it was when the directory was
 // listed: Info describes the entry at that moment and reads nothing
 // later, so that it needs no lock and never races with changes.
@@ -438,7 +431,7 @@ func (m *MemFS) stat(op, name string, flags int) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return infoOf(baseName(name), n), nil
+	return infoOf(path.Base(name), n), nil
 }
 
 // Lstat returns information about the named file without following a final

@@ -2,20 +2,11 @@ package overlayfs
 
 import (
 	"io/fs"
-	"strings"
+	"path"
 	"syscall"
 
 	"github.com/outfitter-go/vfsim/vfs"
 )
-
-// baseName is the name a FileInfo reports for name, like MemFS's.
-func baseName(name string) string {
-	name = strings.TrimRight(name, "/")
-	if name == "" {
-		return "/"
-	}
-	return name[strings.LastIndexByte(name, '/')+1:]
-}
 
 // namedInfo is a FileInfo reporting the caller's base name.
 type namedInfo struct {
@@ -66,7 +57,7 @@ func (f *FS) stat(op, name string, mode vfs.ResolveMode) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
-	return namedInfo{FileInfo: fi, name: baseName(name)}, nil
+	return namedInfo{FileInfo: fi, name: path.Base(name)}, nil
 }
 
 // ReadFile returns the named file's content, following links.
@@ -165,7 +156,7 @@ func (f *FS) openRead(name string) (*readFile, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	rf := &readFile{name: name, info: namedInfo{FileInfo: fi, name: baseName(name)}}
+	rf := &readFile{name: name, info: namedInfo{FileInfo: fi, name: path.Base(name)}}
 	if e.isDir() {
 		list, err := f.readDir(res.stack)
 		if err != nil {
