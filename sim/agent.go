@@ -75,6 +75,9 @@ type Script struct {
 	// Pointer locates Ops in their scenario ("/runs/0/ops") for errors;
 	// "" means "/ops".
 	Pointer string
+	// Custom runs the ops of an embedding suite (kinds starting with
+	// fixtures.CustomPrefix); nil fails them.
+	Custom fixtures.OpFunc
 }
 
 // Run applies the ops.
@@ -83,7 +86,7 @@ func (sc Script) Run(ctx context.Context, s *Session) (writeback.Exit, error) {
 	if ptr == "" {
 		ptr = "/ops"
 	}
-	m := fixtures.Machine{FS: s.FS, Root: s.Root, Getenv: s.Plan.Getenv, Refresh: s.Refresh}
+	m := fixtures.Machine{FS: s.FS, Root: s.Root, Getenv: s.Plan.Getenv, Refresh: s.Refresh, Custom: sc.Custom}
 	end, err := m.Run(ctx, ptr, sc.Ops)
 	switch {
 	case err != nil:

@@ -26,6 +26,9 @@ type ScenarioOptions struct {
 	// Agent, when not nil, replaces the scenario's scripted agent (the
 	// scenario's ops are then not run).
 	Agent func(run fixtures.AgentRun) Agent
+	// Custom runs the ops of an embedding suite (kinds starting with
+	// fixtures.CustomPrefix) in the scripted agent; nil fails them.
+	Custom fixtures.OpFunc
 	// Mount, when not nil, moves the run onto another file system: it gets
 	// the fixture's memory FS, after the before ops and with the
 	// temporary directory, and returns the FS to run on (typically a copy
@@ -121,7 +124,7 @@ func RunScenario(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenari
 			Agent: run.Agent, Profile: run.Profile, Strict: run.Strict,
 			Args: run.Args, Interactive: run.Interactive,
 		}
-		var agent Agent = Script{Ops: run.Ops, Pointer: fmt.Sprintf("/runs/%d/ops", i)}
+		var agent Agent = Script{Ops: run.Ops, Pointer: fmt.Sprintf("/runs/%d/ops", i), Custom: opts.Custom}
 		if opts.Agent != nil {
 			agent = opts.Agent(run)
 		}
