@@ -139,3 +139,17 @@ func goTest(t *testing.T, dir string, args ...string) (string, bool) {
 	}
 	return b.String(), err == nil
 }
+
+// TestReadmeShowsTheSuiteTest: the README's "use it from your own tests"
+// shows the test that TestSeparateModule runs.
+func TestReadmeShowsTheSuiteTest(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(suiteTest, ")\n\n") // the test function, after the imports
+	if !strings.HasPrefix(body, "func TestFixtures") || !strings.Contains(string(readme), "```go\n"+body+"```") {
+		t.Errorf("the README does not show the suite's test:\n%s", body)
+	}
+}
