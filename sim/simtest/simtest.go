@@ -3,7 +3,6 @@ package simtest
 import (
 	"context"
 	"flag"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -115,7 +114,7 @@ func (c *config) runFixture(t *testing.T, p string) {
 			t.Fatalf("simtest: update %s: %v", p, err)
 		}
 		for _, f := range written {
-			t.Logf("wrote %s", display(fx, f))
+			t.Logf("wrote %s", fx.Where(f))
 		}
 		if len(written) > 0 {
 			if fx, err = fixtures.Load(p); err != nil {
@@ -141,12 +140,4 @@ func (c *config) runFixture(t *testing.T, p string) {
 			}
 		})
 	}
-}
-
-// display names an expected file as the user finds it.
-func display(fx *fixtures.Fixture, file string) string {
-	if filepath.Ext(fx.Source()) == ".txtar" {
-		return fmt.Sprintf("%s: %s", fx.Source(), file)
-	}
-	return filepath.Join(fx.Source(), filepath.FromSlash(file))
 }

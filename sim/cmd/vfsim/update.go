@@ -55,7 +55,7 @@ func update(c *cli, args []string) (int, error) {
 			return 0, err
 		}
 		for _, f := range files {
-			fmt.Fprintf(c.stdout, "wrote %s\n", displayPath(fx, f))
+			fmt.Fprintf(c.stdout, "wrote %s\n", fx.Where(f))
 		}
 		written += len(files)
 		if len(files) > 0 {
@@ -81,14 +81,4 @@ func update(c *cli, args []string) (int, error) {
 		return 1, nil
 	}
 	return 0, nil
-}
-
-// displayPath names an expected file of fx as the user would find it: in
-// the fixture directory, or as a section of the archive.
-func displayPath(fx *fixtures.Fixture, file string) string {
-	src := fx.Source()
-	if filepath.Ext(src) == ".txtar" {
-		return src + ": " + file
-	}
-	return filepath.Join(src, filepath.FromSlash(file))
 }
