@@ -2,11 +2,13 @@ package sim_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/writeback"
 )
 
 const soloFixture = `
@@ -48,5 +50,33 @@ func TestScriptFailureThroughLink(t *testing.T) {
 	}
 	if got != nil && strings.Contains(got.Error(), "/tmp/") {
 		t.Errorf("the error names an in-memory path: %v", got)
+	}
+}
+
+// TestFailureNamesRootByToken: a run error that names a path in the
+// composite root shows it as <composite-profile> in the failure, where
+// the in-memory /tmp/outfitter-… name means nothing to the reader.
+func TestFailureNamesRootByToken(t *testing.T) {
+	t.Parallel()
+	fx, err := fixtures.LoadTxtar([]byte(soloFixture), "solo.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := fixtures.ParseScenario([]byte(`{"runs": [{}]}`), "s.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := func(fixtures.AgentRun) sim.Agent {
+		return sim.AgentFunc(func(_ context.Context, s *sim.Session) (writeback.Exit, error) {
+			return writeback.Exit{}, fmt.Errorf("open %s/settings.json: permission denied", s.Root)
+		})
+	}
+	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{Agent: agent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := out.Failure()
+	if !strings.Contains(f, "failed unexpectedly: open <composite-profile>/settings.json: permission denied") || strings.Contains(f, "/tmp/") {
+		t.Errorf("failure:\n%s", f)
 	}
 }

@@ -197,12 +197,32 @@ func durable(pristine *vfs.MemFS, target FS) (vfs.Delta, error) {
 // outcomeOf is the view of a run that expectations compare; the summary's
 // plain value is built only when an expectation looks at it.
 func outcomeOf(r *Result, rr RunReport, summary bool) fixtures.Outcome {
-	o := fixtures.Outcome{ProfileID: r.ProfileID, AgentID: r.AgentID, ExitCode: r.ExitCode, Warnings: r.Warnings, Err: r.Err}
+	o := fixtures.Outcome{ProfileID: r.ProfileID, AgentID: r.AgentID, ExitCode: r.ExitCode, Warnings: r.Warnings, Err: tokenized(r)}
 	if summary && rr.Summary != nil {
 		o.Summary = rr.Summary.value()
 	}
 	return o
 }
+
+// tokenized returns the run's error with its machine paths written as
+// tokens (the composite root as <composite-profile>), as expectations and
+// failures show it, or nil when the run succeeded.
+func tokenized(r *Result) error {
+	if r.Err == nil {
+		return nil
+	}
+	return tokenError{err: r.Err, text: report.Tokens{Composite: r.Root}.Tokenize(r.Err.Error())}
+}
+
+// tokenError is an error whose message is written with tokens; it wraps
+// the error it rewrites.
+type tokenError struct {
+	err  error
+	text string
+}
+
+func (e tokenError) Error() string { return e.text }
+func (e tokenError) Unwrap() error { return e.err }
 
 // Passed reports whether every expectation held.
 func (o *Outcome) Passed() bool { return len(o.Mismatches) == 0 }
@@ -235,9 +255,9 @@ func (o *Outcome) Failure() string {
 		fmt.Fprintf(&b, "run %d (agent %s, profile %s)", i, orNone(r.AgentID), orNone(r.ProfileID))
 		switch {
 		case unexpected:
-			fmt.Fprintf(&b, " failed unexpectedly: %s\n", r.Err)
+			fmt.Fprintf(&b, " failed unexpectedly: %s\n", tokenized(r))
 		case r.Err != nil:
-			fmt.Fprintf(&b, " failed: %s\n", r.Err)
+			fmt.Fprintf(&b, " failed: %s\n", tokenized(r))
 		default:
 			b.WriteString(":\n")
 		}
