@@ -206,7 +206,7 @@ func printLaunch(w io.Writer, r sim.RunReport, res *sim.Result, name namer) {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
 	if r.Error != nil {
-		fmt.Fprintf(w, "  error: %s\n", *r.Error)
+		fmt.Fprintf(w, "  error: %s\n", name(*r.Error))
 	}
 }
 
