@@ -252,7 +252,10 @@ func (o *Outcome) Failure() string {
 		if len(ms) == 0 && !unexpected {
 			continue
 		}
-		fmt.Fprintf(&b, "run %d (agent %s, profile %s)", i, orNone(r.AgentID), orNone(r.ProfileID))
+		fmt.Fprintf(&b, "run %d", i)
+		if r.AgentID != "" || r.ProfileID != "" {
+			fmt.Fprintf(&b, " (agent %s, profile %s)", orNone(r.AgentID), orNone(r.ProfileID))
+		}
 		switch {
 		case unexpected:
 			fmt.Fprintf(&b, " failed unexpectedly: %s\n", tokenized(r))
