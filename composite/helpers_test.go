@@ -25,6 +25,7 @@ type world struct {
 	agent       string
 	passThrough []string
 	strict      bool
+	env         []string // the process environment
 	opts        composite.Options
 }
 
@@ -64,7 +65,7 @@ func (w world) plan(t testing.TB, fsys composite.FS) (*composite.Run, error) {
 		opts.Rand = rand.NewChaCha8([32]byte{7})
 	}
 	opts.NoSweep = true
-	return composite.Plan(fsys, composite.Request{Result: res, PassThrough: w.passThrough, Strict: w.strict}, opts)
+	return composite.Plan(fsys, composite.Request{Result: res, PassThrough: w.passThrough, Strict: w.strict, Env: w.env}, opts)
 }
 
 // mustPlan plans and fails the test on error.

@@ -53,9 +53,11 @@ type Input struct {
 	// sources and relative state sources resolve against it. Empty means
 	// Project.
 	Cwd string
-	// Env is the process environment the agent would inherit; only
-	// DEEPWORK_ADDITIONAL_JOBS_FOLDERS is read from it.
-	Env []EnvVar
+	// Env is the process environment the agent would inherit, as
+	// "NAME=value" strings (os.Environ's form; the last entry of a name
+	// wins, see [LookupEnv]); only DEEPWORK_ADDITIONAL_JOBS_FOLDERS is read
+	// from it.
+	Env []string
 
 	candidates map[string][]string // recorded by StatePaths for Composite.Candidates
 }

@@ -269,13 +269,11 @@ func deepworkJobs(in *Input, env []EnvVar) (string, bool) {
 		}
 	}
 	if allowExternalDeepworkJobs(in) {
-		for _, list := range [][]EnvVar{in.Env, env} {
-			for _, e := range list {
-				if e.Name == deepworkEnv {
-					for _, part := range strings.Split(e.Value, ":") {
-						add(part)
-					}
-				}
+		process, _ := LookupEnv(in.Env, deepworkEnv)
+		profile, _ := (&LaunchPlan{Env: env}).Getenv(deepworkEnv)
+		for _, v := range []string{process, profile} {
+			for _, part := range strings.Split(v, ":") {
+				add(part)
 			}
 		}
 	}

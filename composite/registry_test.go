@@ -159,6 +159,23 @@ func TestPiExternalDeepworkJobs(t *testing.T) {
 	}
 }
 
+// TestPiExternalDeepworkJobsProcessEnv reads the process environment's
+// value as the child would see it: of two entries, the last.
+func TestPiExternalDeepworkJobsProcessEnv(t *testing.T) {
+	t.Parallel()
+	eng := home + "/.outfitter/profiles/eng"
+	w := world{
+		profiles: map[string]string{"eng": "id: eng\ncontrols:\n  environment: {DEEPWORK_ADDITIONAL_JOBS_FOLDERS: /ext}\n  allow_external_deepwork_jobs: true\n"},
+		files:    map[string]string{eng + "/deepwork/jobs/j/job.yml": "name: j\n"},
+		env:      []string{"DEEPWORK_ADDITIONAL_JOBS_FOLDERS=/stale", "HOME=/h", "DEEPWORK_ADDITIONAL_JOBS_FOLDERS=/process"},
+	}
+	_, r := w.mustPlan(t)
+	want := "/process:/ext:" + eng + "/deepwork/jobs"
+	if got, _ := r.Plan.Getenv("DEEPWORK_ADDITIONAL_JOBS_FOLDERS"); got != want {
+		t.Errorf("DEEPWORK_ADDITIONAL_JOBS_FOLDERS = %q, want %q", got, want)
+	}
+}
+
 // TestSkillProblemsNameTheBlock checks that catalog skill problems name
 // where the entry is, the generic controls or an agent's block, in the
 // registry's order.

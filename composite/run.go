@@ -44,8 +44,9 @@ type Request struct {
 	PassThrough []string
 	// Strict turns pre-launch warnings into a [*StrictError].
 	Strict bool
-	// Env is the process environment (only DeepWork's variable is read).
-	Env []EnvVar
+	// Env is the process environment, as "NAME=value" strings (only
+	// DeepWork's variable is read; see [Input].Env).
+	Env []string
 	// Cwd stands for the process working directory; empty means the
 	// project directory.
 	Cwd string

@@ -192,6 +192,19 @@ type EnvVar struct {
 	Value string
 }
 
+// LookupEnv returns the value of the named variable in env, a process
+// environment of "NAME=value" strings, and whether it is set. The last
+// entry of a name wins, as os/exec keeps it for the child and the child
+// sees it.
+func LookupEnv(env []string, name string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if n, v, ok := strings.Cut(env[i], "="); ok && n == name {
+			return v, true
+		}
+	}
+	return "", false
+}
+
 // LaunchPlan is the logical command line of an agent launch. Env is
 // ordered, as upstream's object key order is observable in the captures.
 type LaunchPlan struct {

@@ -40,6 +40,9 @@ type Session struct {
 	FS vfs.ReadWriteFS
 	// Interactive reports an interactive session.
 	Interactive bool
+	// Env is the caller's process environment ([Options].Env), which a
+	// process of the agent inherits with the plan's variables set over it.
+	Env []string
 
 	refresh func() error
 }

@@ -51,7 +51,6 @@ func Example_embed() {
 echo scratch > "$PI_CODING_AGENT_DIR/scratch.txt"
 exit 3`
 	agent := launch.New(launch.Options{
-		Env: []string{"PATH=/usr/bin:/bin"}, // os.Environ() in a real program
 		Commands: map[string]launch.Command{
 			"pi": {Path: "/bin/sh", Args: []string{"-c", script, "pi"}},
 		},
@@ -60,7 +59,8 @@ exit 3`
 	})
 
 	spec := sim.Spec{Home: home, Project: project}
-	res := sim.Execute(context.Background(), osfs.New(), spec, agent, sim.Options{TempDir: tmp})
+	opts := sim.Options{TempDir: tmp, Env: []string{"PATH=/usr/bin:/bin"}} // os.Environ() in a real program
+	res := sim.Execute(context.Background(), osfs.New(), spec, agent, opts)
 	if res.Err != nil {
 		fmt.Println("run failed:", res.Err)
 	}

@@ -28,9 +28,13 @@ type Options struct {
 	Assets fs.FS
 	// TempDir is where composite roots are created; "" means /tmp.
 	TempDir string
-	// Env is the process environment the agent would inherit (only
-	// DEEPWORK_ADDITIONAL_JOBS_FOLDERS is read by the engine).
-	Env []composite.EnvVar
+	// Env is the process environment the agent inherits, as "NAME=value"
+	// strings (os.Environ's form; the last entry of a name wins, as the
+	// child sees it). The engine reads DEEPWORK_ADDITIONAL_JOBS_FOLDERS
+	// from it; an agent that starts a process (package launch) gives it
+	// this environment with the plan's variables set over it
+	// ([Session].Env).
+	Env []string
 	// Cwd stands for the process working directory, against which upstream
 	// creates the source of a relative claude session_directory; "" means
 	// the project directory.
@@ -248,7 +252,7 @@ func (x *execution) launch() error {
 // runAgent starts the agent with its session and records how it ended.
 func (x *execution) runAgent(ctx context.Context, agent Agent) error {
 	r := x.r
-	sess := &Session{AgentID: r.AgentID, Adapter: x.run.Adapter, Plan: r.Plan, Root: r.Root, FS: x.fsys, Interactive: x.spec.Interactive}
+	sess := &Session{AgentID: r.AgentID, Adapter: x.run.Adapter, Plan: r.Plan, Root: r.Root, FS: x.fsys, Interactive: x.spec.Interactive, Env: x.opts.Env}
 	sess.refresh = x.refresh
 	r.Launched = true
 	exit, err := agent.Run(ctx, sess)

@@ -7,12 +7,15 @@
 //
 // [New] returns an [Agent] that, when the engine starts it, spawns the
 // plan's command with the plan's arguments. Its environment is the
-// caller's ([Options].Env, injected: the package reads no global
-// environment), with the [Command]'s variables and then the plan's set over
-// it, the plan winning as upstream's spawn does ([Environ]). The command is
-// looked up in the PATH of that environment ([LookPath]); [Options].Commands
-// replaces a logical command by a program, such as Node with a bundled
-// script. Standard streams are inherited unless given.
+// caller's ([sim.Options].Env, which the engine hands to the session: the
+// package reads no global environment), with the [Command]'s variables
+// and then the plan's set over it, the plan winning as upstream's spawn
+// does ([Environ]). The command is looked up in the PATH of that
+// environment, the one the child sees: where a name is given more than
+// once, the last entry counts, as os/exec keeps it ([LookPath]).
+// [Options].Commands replaces a logical command by a program, such as
+// Node with a bundled script for pi's. Standard streams are inherited
+// unless given.
 //
 // # Missing CLIs, signals and exit codes
 //
@@ -20,8 +23,8 @@
 // is upstream's, with the install hint of the agent's adapter
 // (composite.InstallHint).
 // Signals received on [Options].Signals (see [Notify]) are forwarded to the
-// child; the run's exit is the child's code, or the signal that killed it,
-// which [writeback.ExitCode] maps to 128+n as upstream does (SIGINT 130,
+// child; the run's exit is the child's code, or the signal that killed it
+// ([ExitOf]), which [writeback.ExitCode] maps to 128+n as upstream does (SIGINT 130,
 // SIGTERM 143, any other 129). Cancelling the context sends SIGTERM.
 //
 // # Host paths only

@@ -210,8 +210,8 @@ func TestEndToEndMatchesMemory(t *testing.T) {
 			hostSpec.Home, hostSpec.Project = host+report.HomeRoot, host+report.ProjectRoot
 			opts := seeded(host + "/tmp")
 			opts.Cwd = host + report.ProjectRoot
+			opts.Env = []string{"FAKEAGENT_SCRIPT=" + fakeScript(tt.ops)}
 			agent := launch.New(launch.Options{
-				Env:      []string{"FAKEAGENT_SCRIPT=" + fakeScript(tt.ops)},
 				Commands: map[string]launch.Command{tt.agent: {Path: bin}},
 				Stdout:   io.Discard, Stderr: io.Discard,
 			})
@@ -264,8 +264,9 @@ func TestExecuteMissingCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := sim.Spec{Home: host + report.HomeRoot, Project: host + report.ProjectRoot, Agent: "claude"}
-	agent := launch.New(launch.Options{Env: []string{"PATH=" + host + "/tmp"}})
-	res := sim.Execute(context.Background(), hostFS, spec, agent, seeded(host+"/tmp"))
+	opts := seeded(host + "/tmp")
+	opts.Env = []string{"PATH=" + host + "/tmp"}
+	res := sim.Execute(context.Background(), hostFS, spec, launch.New(launch.Options{}), opts)
 	nf, ok := errors.AsType[*launch.NotFoundError](res.Err)
 	if !ok {
 		t.Fatalf("run error %v, want a *launch.NotFoundError", res.Err)

@@ -19,15 +19,10 @@ import (
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
-// Options configures an [Agent]. The zero value looks the plan's command
-// up in an empty PATH (so it finds nothing): an embedding program passes
-// its environment in Env.
+// Options configures an [Agent]. The zero value runs the plan's command,
+// looked up in the PATH of the session's environment, with the caller's
+// standard streams and no signal forwarding.
 type Options struct {
-	// Env is the caller's environment as "NAME=value" strings, typically
-	// os.Environ(). The child gets it with the command's variables and
-	// then the plan's set over it (the plan wins). The PATH the
-	// command is looked up in is the one of that final environment.
-	Env []string
 	// Commands maps a logical command of the plan (the agent CLI's name)
 	// to the program that runs it. A command not in the map is looked up in PATH
 	// by its own name.
@@ -145,7 +140,7 @@ func (a *Agent) Run(ctx context.Context, s *sim.Session) (writeback.Exit, error)
 			cancelled, ctxDone = ctx.Err(), nil
 			_ = cmd.Process.Signal(syscall.SIGTERM)
 		case err := <-done:
-			exit, ok := exitOf(cmd.ProcessState)
+			exit, ok := ExitOf(cmd.ProcessState)
 			if !ok {
 				return exit, fmt.Errorf("wait for %s: %w", s.Plan.Command, err)
 			}
@@ -171,10 +166,11 @@ func (a *Agent) command(s *sim.Session) (*exec.Cmd, error) {
 	if !ok {
 		c = Command{Path: plan.Command}
 	}
-	env := Environ(a.opts.Env, c.Env, plan.Env)
+	env := Environ(s.Env, c.Env, plan.Env)
 	prog := c.Path
 	if !strings.Contains(prog, "/") {
-		found, err := LookPath(prog, getenv(env, "PATH"))
+		pathList, _ := composite.LookupEnv(env, "PATH")
+		found, err := LookPath(prog, pathList)
 		if err != nil {
 			return nil, notFound(s, prog, err)
 		}
@@ -200,19 +196,32 @@ func or[T comparable](v, def T) T {
 	return v
 }
 
-// Environ returns base ("NAME=value" strings) with each layer's variables
-// set over it in order, so a later layer wins. A variable already in base
-// keeps its position; new ones are appended in layer order. Entries of
-// base without "=" are kept as they are.
+// Environ returns the environment of a child: base, a process environment
+// of "NAME=value" strings ([sim.Session].Env, typically os.Environ()), with
+// each layer's variables set over it in order, so that a later layer wins.
+// A name that base holds more than once keeps its last value, at the
+// position of its last entry, as os/exec passes it to the child; so the
+// result holds each name once and is what the child sees, and the PATH a
+// command is looked up in is the child's. A layer's new names are appended
+// in layer order. Entries of base without "=" are kept as they are.
 func Environ(base []string, layers ...[]composite.EnvVar) []string {
-	out := append([]string(nil), base...)
-	index := make(map[string]int, len(out))
-	for i, kv := range out {
+	last := make(map[string]int, len(base))
+	for i, kv := range base {
 		if name, _, ok := strings.Cut(kv, "="); ok {
-			if _, seen := index[name]; !seen {
-				index[name] = i
-			}
+			last[name] = i
 		}
+	}
+	var out []string
+	index := make(map[string]int, len(base))
+	for i, kv := range base {
+		name, _, ok := strings.Cut(kv, "=")
+		if ok && last[name] != i {
+			continue
+		}
+		if ok {
+			index[name] = len(out)
+		}
+		out = append(out, kv)
 	}
 	for _, layer := range layers {
 		for _, v := range layer {
@@ -226,16 +235,6 @@ func Environ(base []string, layers ...[]composite.EnvVar) []string {
 		}
 	}
 	return out
-}
-
-// getenv returns the first value of name in env.
-func getenv(env []string, name string) string {
-	for _, kv := range env {
-		if n, v, ok := strings.Cut(kv, "="); ok && n == name {
-			return v
-		}
-	}
-	return ""
 }
 
 // LookPath searches the directories of pathList (a PATH value) for an

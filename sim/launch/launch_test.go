@@ -67,10 +67,16 @@ func TestEnviron(t *testing.T) {
 		},
 		{
 			name:   "duplicate base names",
-			why:    "the first occurrence is replaced; later duplicates stay as given",
-			base:   []string{"A=1", "A=2"},
+			why:    "the last entry of a name is the one os/exec keeps and the child sees; the layer replaces it, so the plan wins",
+			base:   []string{"A=1", "B=x", "A=2"},
 			layers: [][]composite.EnvVar{ev("A", "3")},
-			want:   []string{"A=3", "A=2"},
+			want:   []string{"B=x", "A=3"},
+		},
+		{
+			name: "duplicate PATH, last wins",
+			why:  "the child's PATH is the last one given, so the result holds that one only",
+			base: []string{"PATH=/first", "HOME=/h", "PATH=/last"},
+			want: []string{"HOME=/h", "PATH=/last"},
 		},
 		{name: "malformed base entry kept", base: []string{"junk", "A=1"}, layers: [][]composite.EnvVar{ev("B", "2")}, want: []string{"junk", "A=1", "B=2"}},
 		{name: "empty value", base: []string{"A=1"}, layers: [][]composite.EnvVar{ev("A", "")}, want: []string{"A="}},
@@ -163,8 +169,9 @@ func TestNotFoundErrorMessage(t *testing.T) {
 }
 
 // session returns a session on the host whose composite root is a fresh
-// temporary directory, with a pi-like plan.
-func session(t *testing.T, args ...string) *sim.Session {
+// temporary directory, with a pi-like plan and the caller's environment
+// env.
+func session(t *testing.T, env []string, args ...string) *sim.Session {
 	t.Helper()
 	root := t.TempDir()
 	return &sim.Session{
@@ -175,6 +182,7 @@ func session(t *testing.T, args ...string) *sim.Session {
 		}},
 		Root: root,
 		FS:   osfs.New(),
+		Env:  env,
 	}
 }
 
@@ -202,13 +210,21 @@ func TestRunRefusesNonHostFS(t *testing.T) {
 func TestRunMissingCommand(t *testing.T) {
 	t.Parallel()
 	empty := t.TempDir()
+	// has holds an executable pi; a PATH that lists it first and an empty
+	// directory last is the child's empty one, as os/exec keeps the last.
+	has := t.TempDir()
+	if err := os.WriteFile(filepath.Join(has, "pi"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
+		env     []string
 		opts    launch.Options
 		command string
 	}{
-		{name: "not on PATH", opts: launch.Options{Env: []string{"PATH=" + empty}}, command: "pi"},
-		{name: "no PATH at all", opts: launch.Options{}, command: "pi"},
+		{name: "not on PATH", env: []string{"PATH=" + empty}, command: "pi"},
+		{name: "no PATH at all", command: "pi"},
+		{name: "PATH twice, the last without the CLI", env: []string{"PATH=" + has, "PATH=" + empty}, command: "pi"},
 		{
 			name:    "configured program missing",
 			opts:    launch.Options{Commands: map[string]launch.Command{"pi": {Path: filepath.Join(empty, "node")}}},
@@ -217,7 +233,7 @@ func TestRunMissingCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := session(t)
+			s := session(t, tt.env)
 			_, err := launch.New(tt.opts).Run(context.Background(), s)
 			nf, ok := errors.AsType[*launch.NotFoundError](err)
 			if !ok {
@@ -233,9 +249,27 @@ func TestRunMissingCommand(t *testing.T) {
 	}
 }
 
+// TestRunFindsCommandInLastPATH gives PATH twice: the CLI is in the
+// directory of the last one, the one the child sees, and is found there.
+func TestRunFindsCommandInLastPATH(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skipf("precondition: /bin/sh: %v", err)
+	}
+	empty, has := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(has, "pi"), []byte("#!/bin/sh\nexit 4\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := session(t, []string{"PATH=" + empty, "PATH=" + has})
+	exit, err := launch.New(launch.Options{Stdout: io.Discard, Stderr: io.Discard}).Run(context.Background(), s)
+	if err != nil || exit != (writeback.Exit{Exited: true, Code: 4}) {
+		t.Errorf("Run = %+v, %v; want the pi of the last PATH, exit code 4", exit, err)
+	}
+}
+
 func TestRunBadWorkingDirIsNotMissingCLI(t *testing.T) {
 	t.Parallel()
-	s := session(t)
+	s := session(t, nil)
 	opts := launch.Options{Commands: map[string]launch.Command{"pi": {Path: "/bin/sh", Args: []string{"-c", "exit 0"}}}, Dir: filepath.Join(s.Root, "missing")}
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skipf("precondition: /bin/sh: %v", err)
@@ -275,8 +309,8 @@ func TestProcess(t *testing.T) {
 
 	t.Run("exit code", func(t *testing.T) {
 		t.Parallel()
-		s := session(t)
-		opts := launch.Options{Env: []string{"FAKEAGENT_SCRIPT=write note.txt \"hi\\n\"\nexit 7"}, Commands: command, Stdout: io.Discard, Stderr: io.Discard}
+		s := session(t, []string{"FAKEAGENT_SCRIPT=write note.txt \"hi\\n\"\nexit 7"})
+		opts := launch.Options{Commands: command, Stdout: io.Discard, Stderr: io.Discard}
 		exit, err := launch.New(opts).Run(context.Background(), s)
 		if err != nil {
 			t.Fatal(err)
@@ -292,13 +326,11 @@ func TestProcess(t *testing.T) {
 
 	t.Run("args and environment", func(t *testing.T) {
 		t.Parallel()
-		s := session(t, "--model", "m", "--", "pass through")
-		var out bytes.Buffer
 		script := "args\nenv PLAN_ONLY\nenv SHARED\nenv CALLER\nenv PI_SKIP_VERSION_CHECK\nenv PI_CODING_AGENT_DIR"
-		opts := launch.Options{
-			Env:      []string{"CALLER=caller", "SHARED=caller", "PI_CODING_AGENT_DIR=/wrong", "FAKEAGENT_SCRIPT=" + script},
-			Commands: command, Stdout: &out, Stderr: io.Discard,
-		}
+		env := []string{"CALLER=caller", "SHARED=caller", "PI_CODING_AGENT_DIR=/wrong", "FAKEAGENT_SCRIPT=" + script}
+		s := session(t, env, "--model", "m", "--", "pass through")
+		var out bytes.Buffer
+		opts := launch.Options{Commands: command, Stdout: &out, Stderr: io.Discard}
 		exit, err := launch.New(opts).Run(context.Background(), s)
 		if err != nil || exit.Code != 0 {
 			t.Fatalf("Run = %+v, %v", exit, err)
@@ -328,10 +360,10 @@ func TestProcess(t *testing.T) {
 	} {
 		t.Run("forwards "+tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := session(t)
+			s := session(t, []string{"FAKEAGENT_SCRIPT=wait"})
 			sigs := make(chan os.Signal, 1)
 			out := newLines()
-			opts := launch.Options{Env: []string{"FAKEAGENT_SCRIPT=wait"}, Commands: command, Stdout: out.w, Stderr: io.Discard, Signals: sigs}
+			opts := launch.Options{Commands: command, Stdout: out.w, Stderr: io.Discard, Signals: sigs}
 			type result struct {
 				exit writeback.Exit
 				err  error
@@ -361,11 +393,11 @@ func TestProcess(t *testing.T) {
 
 	t.Run("cancel sends SIGTERM", func(t *testing.T) {
 		t.Parallel()
-		s := session(t)
+		s := session(t, []string{"FAKEAGENT_SCRIPT=wait"})
 		out := newLines()
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		opts := launch.Options{Env: []string{"FAKEAGENT_SCRIPT=wait"}, Commands: command, Stdout: out.w, Stderr: io.Discard}
+		opts := launch.Options{Commands: command, Stdout: out.w, Stderr: io.Discard}
 		done := make(chan error, 1)
 		var exit writeback.Exit
 		go func() {

@@ -35,8 +35,12 @@ type waitStatus interface {
 	Signal() syscall.Signal
 }
 
-// exitOf classifies how a process ended; ok is false when it is not known.
-func exitOf(ps *os.ProcessState) (exit writeback.Exit, ok bool) {
+// ExitOf classifies how a process ended, as [writeback.Exit]: the signal
+// that killed it, or its exit code; ok is false when neither is known (a
+// nil state, a process not yet waited for). [writeback.ExitCode] maps the
+// exit to the run's exit code as upstream does (the code, or 128+n for a
+// signal: SIGINT 130, SIGTERM 143, any other 129).
+func ExitOf(ps *os.ProcessState) (exit writeback.Exit, ok bool) {
 	if ps == nil {
 		return writeback.Exit{}, false
 	}

@@ -42,10 +42,10 @@ func WithOps(interpret fixtures.OpFunc) Option {
 	return func(c *config) { c.opts.Custom = interpret }
 }
 
-// WithEnv sets the process environment the runs inherit (only
-// DEEPWORK_ADDITIONAL_JOBS_FOLDERS is read by the engine).
-func WithEnv(env ...composite.EnvVar) Option {
-	return func(c *config) { c.opts.Env = append([]composite.EnvVar(nil), env...) }
+// WithEnv sets the process environment the runs inherit, as "NAME=value"
+// strings (only DEEPWORK_ADDITIONAL_JOBS_FOLDERS is read by the engine).
+func WithEnv(env ...string) Option {
+	return func(c *config) { c.opts.Env = append([]string(nil), env...) }
 }
 
 // WithClock sets the clock of the runs (the stale-root sweep); the

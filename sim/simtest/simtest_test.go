@@ -11,7 +11,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/sim/simtest"
@@ -43,7 +42,7 @@ func TestOptions(t *testing.T) {
 	skill := fstest.MapFS{"skills/outfitter/SKILL.md": {Data: []byte("---\nname: outfitter\ndescription: a skill of the suite\n---\nSUITE SKILL\n")}}
 	simtest.Run(t, filepath.Join("testdata", "options"),
 		simtest.WithOps(touch),
-		simtest.WithEnv(composite.EnvVar{Name: "DEEPWORK_ADDITIONAL_JOBS_FOLDERS", Value: "/jobs/shared"}),
+		simtest.WithEnv("DEEPWORK_ADDITIONAL_JOBS_FOLDERS=/jobs/shared"),
 		simtest.WithClock(far),
 		simtest.WithAssets(skill),
 		simtest.WithReport(func(t *testing.T, fx *fixtures.Fixture, sc *fixtures.Scenario, out *sim.Outcome) {

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/sim"
@@ -76,24 +75,13 @@ func dryRun(c *cli, home, project string, spec sim.Spec) (int, error) {
 		return 0, err
 	}
 	spec.Home, spec.Project = filepath.ToSlash(spec.Home), filepath.ToSlash(spec.Project)
-	opts := sim.Options{TempDir: filepath.ToSlash(os.TempDir()), Cwd: filepath.ToSlash(cwd), Env: environ(os.Environ())}
+	opts := sim.Options{TempDir: filepath.ToSlash(os.TempDir()), Cwd: filepath.ToSlash(cwd), Env: os.Environ()}
 	out := dryRunOn(context.Background(), osfs.New(), spec, opts)
 	printDryRun(c.stdout, spec, out)
 	if out.Result.Err != nil || out.ChangesErr != nil {
 		return 1, nil
 	}
 	return 0, nil
-}
-
-// environ turns "NAME=value" strings into variables.
-func environ(kvs []string) []composite.EnvVar {
-	out := make([]composite.EnvVar, 0, len(kvs))
-	for _, kv := range kvs {
-		if name, value, ok := strings.Cut(kv, "="); ok {
-			out = append(out, composite.EnvVar{Name: name, Value: value})
-		}
-	}
-	return out
 }
 
 // dryOutcome is what a dry run found.

@@ -115,7 +115,7 @@ func newMachine(fixture, home, project string) (*machine, error) {
 	return &machine{
 		fsys: overlay(), scratch: overlay,
 		home: home, project: project,
-		opts: sim.Options{TempDir: filepath.ToSlash(os.TempDir()), Cwd: filepath.ToSlash(cwd), Env: environ(os.Environ())},
+		opts: sim.Options{TempDir: filepath.ToSlash(os.TempDir()), Cwd: filepath.ToSlash(cwd), Env: os.Environ()},
 		name: prefixNamer(map[string]string{home: "<home>", project: "<project>"}),
 	}, nil
 }
