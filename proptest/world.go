@@ -93,6 +93,15 @@ type Settings struct {
 	DeclaresSources bool
 	// Sources are the profile_sources entries, lowest precedence first.
 	Sources []SourceRef
+	// Extra are further top-level entries (custom_settings,
+	// profile_export, unknown keys), written last, in order.
+	Extra []Entry
+}
+
+// Entry is one YAML mapping entry written as "key: value", where Value is
+// a YAML flow value (a plain scalar, a JSON string, [a, b] or {k: v}).
+type Entry struct {
+	Key, Value string
 }
 
 // SourceRef is one profile_sources entry.
@@ -111,6 +120,10 @@ type Controls struct {
 	// PiModel is pi.model; ClaudeModel and ClaudeProvider are claude.model
 	// and claude.provider.
 	PiModel, ClaudeModel, ClaudeProvider string
+	// Extra are further controls entries, written after the fields above,
+	// in order. A world that uses the pi or claude key here leaves the
+	// agent fields above empty, so no key is written twice.
+	Extra []Entry
 }
 
 // Rule is one state_persistence entry.
@@ -128,6 +141,9 @@ type Profile struct {
 	ID string
 	// Inherits lists the parents, lowest precedence first.
 	Inherits []string
+	// Top are further top-level entries (label, description, template,
+	// profile_export, unknown keys), written after inherits, in order.
+	Top []Entry
 	// Controls are the profile's controls.
 	Controls Controls
 	// State is the state_persistence map, in order.
@@ -166,6 +182,8 @@ type Run struct {
 	Strict, Interactive bool
 	// Answers maps declared state paths to prompt answers.
 	Answers map[string]string
+	// Args are the pass-through arguments.
+	Args []string
 	// Ops is what the agent does.
 	Ops []Op
 }
@@ -246,6 +264,7 @@ func (p Profile) YAML() string {
 	if len(p.Inherits) > 0 {
 		fmt.Fprintf(&b, "inherits: [%s]\n", strings.Join(p.Inherits, ", "))
 	}
+	writeEntries(&b, "", p.Top)
 	c := p.Controls
 	var lines []string
 	add := func(indent, key, v string) {
@@ -264,6 +283,9 @@ func (p Profile) YAML() string {
 		lines = append(lines, "  claude:")
 		add("    ", "model", c.ClaudeModel)
 		add("    ", "provider", c.ClaudeProvider)
+	}
+	for _, e := range c.Extra {
+		lines = append(lines, "  "+e.Key+": "+e.Value)
 	}
 	if len(lines) > 0 {
 		b.WriteString("controls:\n" + strings.Join(lines, "\n") + "\n")
@@ -316,10 +338,18 @@ func (s *Settings) YAML(l Layer) string {
 			}
 		}
 	}
+	writeEntries(&b, "", s.Extra)
 	if b.Len() == 0 {
 		return "{}\n"
 	}
 	return b.String()
+}
+
+// writeEntries writes mapping entries, one line each.
+func writeEntries(b *strings.Builder, indent string, entries []Entry) {
+	for _, e := range entries {
+		fmt.Fprintf(b, "%s%s: %s\n", indent, e.Key, e.Value)
+	}
 }
 
 // relPath returns the relative path from directory from to target, both
@@ -394,7 +424,7 @@ func (w World) Txtar() []byte {
 func (w World) Scenario() *fixtures.Scenario {
 	sc := &fixtures.Scenario{Name: w.Name, Fixture: w.Name, Runs: []fixtures.AgentRun{}}
 	for _, r := range w.Runs {
-		fr := fixtures.AgentRun{Agent: r.Agent, Profile: r.Profile, Strict: r.Strict, Interactive: r.Interactive, Answers: r.Answers}
+		fr := fixtures.AgentRun{Agent: r.Agent, Profile: r.Profile, Strict: r.Strict, Interactive: r.Interactive, Answers: r.Answers, Args: r.Args}
 		for _, op := range r.Ops {
 			fr.Ops = append(fr.Ops, op.Op)
 		}
