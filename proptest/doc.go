@@ -20,6 +20,25 @@
 // [ProfileGen], [RunGen] and [OpGen] draw the parts. Every draw is
 // labelled.
 //
+// [UpstreamWorldGen] draws the worlds of the differential campaign against
+// upstream Outfitter: the same settings and profiles plus everything else
+// upstream reads (catalog skills, DeepWork jobs, prompt includes,
+// templates, keybindings, MCP fragments, extensions, both spellings of
+// the aliased controls, unknown controls), with runs made only of the ops
+// the oracle's capture driver plays.
+//
+// # The oracle
+//
+// [CompareCapture] and [CompareRun] compare a capture of upstream's run of
+// a world with vfsim's report of the same world, and [Explain] names the
+// upstream rule behind each divergence (the rules, with the upstream source
+// that implements each, are listed by [Rules] and [RuleInfo]). A corpus
+// world is one txtar archive ([FormatCorpusWorld], [ParseCorpusWorld]):
+// the fixture, the scenario and the compacted capture. The command
+// proptest/cmd/oracle exports worlds, compares captures and packs the
+// corpus that sim's TestOracleCorpus replays against its ledger
+// ([ReadLedger]).
+//
 // # Properties
 //
 // The TestProp… functions of the package's tests (go test -run Prop) check

@@ -1,0 +1,670 @@
+package proptest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/outfitter-go/vfsim/fixtures/report"
+	"github.com/outfitter-go/vfsim/sim"
+)
+
+// Divergent is an upstream behaviour that vfsim does not follow (yet), as
+// the differential campaign against the oracle finds it: its name (the
+// ledger's word for it), where upstream implements it, what upstream does
+// and what vfsim does, and the test that recognizes a divergence it
+// explains.
+type Divergent struct {
+	// Name is the rule's ledger name.
+	Name string
+	// Where is the upstream source that implements it (file:line under
+	// code/cli/src of the oracle).
+	Where string
+	// What says what upstream does and what vfsim does instead.
+	What string
+	// explains reports whether the rule explains a divergence of a world.
+	explains func(x *explainer, d Divergence) bool
+	// fails reports whether the rule explains a run's error divergence
+	// that makes the run go differently from then on: every other
+	// divergence of the run, and the durable ones no other rule explains,
+	// follow from it.
+	fails func(x *explainer, d Divergence) bool
+	// ownsDurable says that the durable divergences the rule explains
+	// come from it whatever else happened in the runs.
+	ownsDurable bool
+}
+
+// Explanation is what the known rules make of a world's divergences.
+type Explanation struct {
+	// Rules counts, per rule, the divergences it explains.
+	Rules map[string]int
+	// Unexplained are the divergences no rule explains.
+	Unexplained []Divergence
+}
+
+// RuleNames returns the explaining rules, sorted.
+func (e Explanation) RuleNames() []string { return slices.Sorted(maps.Keys(e.Rules)) }
+
+// explainer holds a world, vfsim's report and the divergences while they
+// are explained.
+type explainer struct {
+	w    *CorpusWorld
+	rep  *sim.Report
+	divs []Divergence
+}
+
+// stateWrite matches the warnings of the post-run classification, which a
+// strict failure before the launch never lists.
+var stateWrite = regexp.MustCompile(`composite profile state|state path|with state_persistence|state_persistence (prompt|'prompt')|always-persist|Could not persist`)
+
+// prelaunch returns the warnings of a run before the launch: all of them
+// but the post-run classification's.
+func prelaunch(warnings []string) []string {
+	var out []string
+	for _, w := range warnings {
+		if !stateWrite.MatchString(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// strictRule explains a run that failed strict on one side only: the
+// rule of the first warning that differs between the failure's messages
+// and the other side's warnings before the launch.
+func (x *explainer) strictRule(d Divergence) string {
+	up, ours := unquote(d.Upstream), unquote(d.Ours)
+	var upList, ourList []string
+	pu, po := strictPrefix.FindString(up), strictPrefix.FindString(ours)
+	switch {
+	case pu != "" && po != "":
+		// Both failed strict, one before the launch and one after it:
+		// the messages before the launch tell.
+		upList = prelaunch(strings.Split(up[len(pu):], "; "))
+		ourList = prelaunch(strings.Split(ours[len(po):], "; "))
+	case pu != "" && d.Ours == "":
+		upList = strings.Split(up[len(pu):], "; ")
+		ourList = prelaunch(x.rep.Runs[d.Run].Warnings)
+	case po != "" && d.Upstream == "":
+		cr := x.w.Capture.Runs[d.Run]
+		if cr.Result == nil {
+			return ""
+		}
+		upList = prelaunch(cr.Result.Warnings)
+		ourList = strings.Split(ours[len(po):], "; ")
+	default:
+		return ""
+	}
+	for _, w := range compareWarnings(d.Run, upList, ourList) {
+		w.Field = "strict"
+		for _, r := range rules {
+			if r.explains != nil && r.explains(x, w) {
+				return r.Name
+			}
+		}
+	}
+	return ""
+}
+
+var strictPrefix = regexp.MustCompile(`^Strict failed for [a-z]+: `)
+
+// camelKeys are the camelCase spellings of the aliased controls, with the
+// flags they turn into and their snake_case twins.
+var camelKeys = map[string]struct{ snake, flag string }{
+	"sessionDirectory":   {"session_directory", "--session-dir"},
+	"promptTemplate":     {"prompt_template", "--prompt-template"},
+	"systemPrompt":       {"system_prompt", "--system-prompt"},
+	"appendSystemPrompt": {"append_system_prompt", "--append-system-prompt"},
+}
+
+// usesKey reports whether a profile file of the world writes a key.
+func (x *explainer) usesKey(key string) bool {
+	re := regexp.MustCompile(`(^|[\s{,])` + regexp.QuoteMeta(key) + `:`)
+	for p, data := range x.w.Files {
+		if strings.HasSuffix(p, ".yml") && !strings.HasSuffix(p, "settings.yml") && re.MatchString(data) {
+			return true
+		}
+	}
+	return false
+}
+
+// camelTemplate reports whether a camelCase alias of the world holds a
+// template marker.
+func (x *explainer) camelTemplate() bool {
+	re := regexp.MustCompile(`(sessionDirectory|promptTemplate|systemPrompt|appendSystemPrompt): [^\n]*\[\[`)
+	for p, data := range x.w.Files {
+		if strings.HasSuffix(p, ".yml") && re.MatchString(data) {
+			return true
+		}
+	}
+	return false
+}
+
+// usesCamel reports whether the world writes any camelCase alias.
+func (x *explainer) usesCamel() bool {
+	for k := range camelKeys {
+		if x.usesKey(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// message returns the message of a warnings divergence (either side).
+func message(d Divergence) string {
+	v := d.Upstream
+	if v == "" {
+		v = d.Ours
+	}
+	var s string
+	if json.Unmarshal([]byte(v), &s) != nil {
+		return v
+	}
+	return s
+}
+
+// kinds of warning messages, by the rule that owns them.
+var warningKinds = []struct {
+	rule string
+	re   *regexp.Regexp
+}{
+	{"unsupported-control-warnings", regexp.MustCompile(`adapter cannot translate requested control`)},
+	{"deepwork-named-jobs", regexp.MustCompile(`could not find DeepWork job`)},
+	{"skill-passthrough-warning", regexp.MustCompile(`does not resolve in any skills directory; passing it through`)},
+	{"skill-shadowing-warning", regexp.MustCompile(`^Skill ID '.*' is supplied by .* and shadows`)},
+	// Prompt-include warnings differ only through camelCase keys
+	// (controls-camelcase) in the corpus: no rule of their own yet.
+	{"prompt-include-warnings", regexp.MustCompile(`Prompt (file|repo_file) include|Raw append_system_prompt entry`)},
+}
+
+// warningRule names the rule that owns a warning message, or "".
+func warningRule(msg string) string {
+	for _, k := range warningKinds {
+		if k.re.MatchString(msg) {
+			return k.rule
+		}
+	}
+	return ""
+}
+
+// orderRule names the rule whose messages two lists (of the same
+// messages) hold in different orders, or "".
+func orderRule(up, ours []string) string {
+	for _, k := range warningKinds {
+		filter := func(l []string) []string {
+			var out []string
+			for _, m := range l {
+				if k.re.MatchString(m) {
+					out = append(out, m)
+				}
+			}
+			return out
+		}
+		if !slices.Equal(filter(up), filter(ours)) {
+			return k.rule
+		}
+	}
+	return ""
+}
+
+func decodeList(s string) []string {
+	var l []string
+	_ = json.Unmarshal([]byte(s), &l)
+	return l
+}
+
+// isWarnings reports whether a divergence compares warning messages: of
+// the warnings field, or of the messages of a strict failure.
+func isWarnings(d Divergence) bool {
+	return d.Field == "warnings" || d.Field == "strict" || d.Field == "skills"
+}
+
+// rules are the known rules, tried in order: the first that explains a
+// divergence names it.
+var rules = []Divergent{
+	{
+		Name:  "report-tokenization",
+		Where: "oracle driver.mjs:102 (tokenize: the capture contract, fixtures.md I.3); vfsim side sim/report.go ReportOf",
+		What: "A capture tokenizes every string upstream produced (errors, warnings, file texts: <home>, " +
+			"<project>, <composite-profile>, …). vfsim's run report tokenizes only the launch plan and link " +
+			"targets, so its errors, warnings and file texts show raw /fixture/… and /tmp/outfitter-… paths.",
+		explains: func(x *explainer, d Divergence) bool {
+			return d.Upstream != "" && d.Ours != "" && tokenizeReport(d.Ours) == d.Upstream
+		},
+	},
+	{
+		Name:  "controls-camelcase",
+		Where: "profiles/ProfileLoader.ts:338 (readControls; the aliases at :352-:357), :377 (readAgentSpecificControls)",
+		What: "The profile loader spreads a controls block's raw keys and then sets sessionDirectory, " +
+			"promptTemplate, systemPrompt and appendSystemPrompt from the snake_case key only: a camelCase-only " +
+			"key is dropped (from the launch flags and outfitter/profile.json) and with both spellings the " +
+			"snake_case value wins. vfsim honours camelCase-only keys (adding --system-prompt, " +
+			"--append-system-prompt, --prompt-template, --session-dir, changing claude's projects link, the " +
+			"session directories created and prompt-include warnings).",
+		explains: func(x *explainer, d Divergence) bool {
+			if !x.usesCamel() {
+				return false
+			}
+			switch d.Field {
+			case "args":
+				for k, v := range camelKeys {
+					if d.Key == v.flag && x.usesKey(k) {
+						return true
+					}
+				}
+			case "composite":
+				if d.Key == "projects/target" && x.usesKey("sessionDirectory") {
+					return true
+				}
+				if strings.HasPrefix(d.Key, "outfitter/profile.json#") {
+					for k, v := range camelKeys {
+						if x.usesKey(k) && (strings.Contains(d.Key, "/"+k) || strings.Contains(d.Key, "/"+v.snake)) {
+							return true
+						}
+					}
+				}
+			case "durable":
+				return x.usesKey("sessionDirectory") && sessionPath.MatchString(d.Key)
+			case "warnings", "strict":
+				return x.usesKey("appendSystemPrompt") && warningRule(message(d)) == "prompt-include-warnings"
+			}
+			return false
+		},
+		fails: func(x *explainer, d Divergence) bool {
+			// A camelCase key whose template upstream never renders.
+			return d.Field == "error" && d.Upstream == "" && strings.Contains(d.Ours, "Cannot render Outfitter template") && x.camelTemplate()
+		},
+	},
+	{
+		Name:  "unsupported-control-warnings",
+		Where: "agents/AdapterProfileControls.ts:77 (findUnsupportedControlNames), agents/pi/PiAdapter.ts:555, agents/claude/ClaudeAdapter.ts:209",
+		What: "Upstream warns for every controls key an adapter does not translate, in the merged controls' " +
+			"key order (claude: alias pairs first, each named by its snake_case key when present, by " +
+			"findUnsupportedControlNames; pi: every key not among the generic names, then its block's). vfsim " +
+			"warns the same keys since the agent registry landed, but names claude's prompt_template pair " +
+			"promptTemplate and lists the warnings in another order (by name in the corpus worlds).",
+		explains: warningKind("unsupported-control-warnings"),
+	},
+	{
+		Name:  "deepwork-named-jobs",
+		Where: "agents/pi/PiAdapter.ts:449 (createDeepWorkAdditionalJobsFolders), :480 (missing-job warnings), :489 (shared job roots)",
+		What: "Upstream looks named DeepWork jobs up in the shared job roots of every layer (dirname(sourceRoot)/" +
+			"deepwork/jobs, sourceRoot/deepwork/jobs, sourceRoot/.outfitter/deepwork/jobs), warns " +
+			"\"pi adapter could not find DeepWork job '<job>' for profile '<id>'.\" per layer and job not found, " +
+			"and sets DEEPWORK_ADDITIONAL_JOBS_FOLDERS to the folders found (over a profile's own value unless " +
+			"external jobs are allowed). vfsim neither searches those roots nor warns.",
+		explains: func(x *explainer, d Divergence) bool {
+			return (d.Field == "env" && d.Key == "DEEPWORK_ADDITIONAL_JOBS_FOLDERS") || warningKind("deepwork-named-jobs")(x, d)
+		},
+	},
+	{
+		Name:  "skill-passthrough-warning",
+		Where: "skills/SkillResolution.ts:131 (resolveUncataloguedEntry; the warning at :152), skills/ProfileSkillResolution.ts:53 (one resolution per scope)",
+		What: "A valid skill id that no catalog holds passes through as a path source with the warning \"Skill " +
+			"'<id>' does not resolve in any skills directory; passing it through as a path source.\" for every " +
+			"entry of every control scope that names it (skills, pi.skills, claude.skills: twice for an id in " +
+			"two scopes), before the adapter's warnings. vfsim warns once per id.",
+		explains: warningKind("skill-passthrough-warning"),
+	},
+	{
+		Name:  "skill-shadowing-warning",
+		Where: "skills/ProfileSkillResolution.ts:130 (createShadowedSkillDiagnostics), skills/SkillCatalog.ts:45 (discoverSkillCatalog)",
+		What: "When a selected skill id is supplied by several catalog roots, upstream warns \"Skill ID '<id>' is " +
+			"supplied by <origin> ('<dir>') and shadows '<other dir>'.\" for each shadowed copy. vfsim does not.",
+		explains: warningKind("skill-shadowing-warning"),
+	},
+	{
+		Name:  "liquid-error-text",
+		Where: "compositeProfile/CompositeProfileTemplate.ts:105 (formatTemplateError: String(LiquidJS error))",
+		What: "A template that fails to render fails the run with LiquidJS's message (\"UndefinedVariableError: " +
+			"undefined variable: outfitter.x, line:6, col:33\"); vfsim's Liquid engine words it differently.",
+		fails: func(x *explainer, d Divergence) bool {
+			return d.Field == "error" && strings.Contains(d.Upstream, "Cannot render Outfitter template") && strings.Contains(d.Ours, "Cannot render Outfitter template")
+		},
+	},
+	{
+		Name:  "skill-md-validation",
+		Where: "skills/SkillResolution.ts:170 (resolveCatalogSkill), skills/SkillDocument.ts:39 (parseSkillDocument)",
+		What: "Upstream validates the SKILL.md of every selected catalog skill (frontmatter, name, references) " +
+			"and fails the run with \"Cannot resolve profile skills: <SKILL.md> <message>\" before anything " +
+			"is written. vfsim does not validate catalog skills and launches.",
+		fails: func(x *explainer, d Divergence) bool {
+			return d.Field == "error" && strings.HasPrefix(unquote(d.Upstream), "Cannot resolve profile skills:") && !strings.HasPrefix(unquote(d.Ours), "Cannot resolve profile skills:")
+		},
+		explains: func(x *explainer, d Divergence) bool {
+			return d.Field == "skills" && d.Key == "missing" && strings.Contains(message(d), "SKILL.md")
+		},
+	},
+	{
+		Name:  "skill-error-scope",
+		Where: "skills/SkillResolution.ts:118, :138, :151 (path: controls.skills/<id> for every scope)",
+		What: "Skill resolution diagnostics name every entry controls.skills/<id>, whichever control scope " +
+			"(skills, pi.skills, claude.skills) selected it. vfsim names the scope (controls.pi.skills/<id>).",
+	},
+	{
+		Name:  "json-error-text",
+		Where: "agents/pi/PiAdapter.ts:301 (readPiKeybindingsDocument: the SyntaxError's message)",
+		What: "An unparsable pi keybindings file fails the run with Node's JSON.parse message (\"Unexpected end " +
+			"of JSON input\", \"Expected property name or '}' in JSON at position 2 (line 2 column 1)\"); vfsim " +
+			"words it as Go's decoder (\"unexpected end of JSON input\", \"EOF\").",
+	},
+	{
+		Name:  "pi-skill-path-resolution",
+		Where: "agents/pi/PiSkillSources.ts:25 (resolveProfileSkillSource), :45 (shared skill roots), :8 (deduplication)",
+		What: "A relative skill path (skills/review) is resolved against each layer's shared skill roots " +
+			"(dirname(sourceRoot), sourceRoot, the profile folder) when a SKILL.md is there, and the --skill list " +
+			"is deduplicated by exact string after resolution. vfsim passes such paths through as written (and so " +
+			"keeps the folder's discovered copy as a second --skill).",
+		explains: func(x *explainer, d Divergence) bool {
+			return d.Field == "args" && d.Key == "--skill" && relativeSkill.MatchString(d.Ours)
+		},
+	},
+	{
+		Name:  "skill-reference-materialization",
+		Where: "skills/SkillResolution.ts:202 (resolveCatalogSkill: copies the materializations), :227 (planSkillMaterializations)",
+		What: "A catalog skill's SKILL.md references (and scripts, assets), plus references a profile adds to " +
+			"an {id, references} selection, are copied into the generated outfitter/skills/<id>/references/ " +
+			"(resp. scripts/, assets/). vfsim copies the skill directory only.",
+		explains: func(x *explainer, d Divergence) bool {
+			return d.Field == "composite" && skillSection.MatchString(d.Key)
+		},
+	},
+	{
+		Name:  "pi-planning-error-order",
+		Where: "agents/pi/PiAdapter.ts:58 (createCompositeProfile: settings and keybindings transforms before createPiMcpConfigFile)",
+		What: "pi's planning reads the settings and keybindings sources before the MCP fragments, so a broken " +
+			"keybindings file fails the run before a broken .mcp.json fragment. vfsim reads the MCP fragments first.",
+		fails: func(x *explainer, d Divergence) bool {
+			return d.Field == "error" && strings.Contains(d.Upstream, "keybindings file") && strings.Contains(d.Ours, "Pi MCP config")
+		},
+	},
+	{
+		Name:  "system-prompt-export",
+		Where: "prompts/SystemPromptExport.ts:24 (exportSystemPromptIfEnabled), cli/commands/RunCommand.ts:112",
+		What: "With profile_export (profile or settings) upstream writes generated-system-prompt.md (or " +
+			"<id>.generated-system-prompt.md) next to the selected local profile and sets " +
+			"OUTFITTER_SYSTEM_PROMPT_EXPORT_PATH. vfsim does neither.",
+		ownsDurable: true,
+		explains: func(x *explainer, d Divergence) bool {
+			return (d.Field == "env" && d.Key == "OUTFITTER_SYSTEM_PROMPT_EXPORT_PATH") ||
+				(d.Field == "durable" && strings.Contains(d.Key, "generated-system-prompt.md"))
+		},
+	},
+	{
+		Name:  "always-answer-yaml",
+		Where: "compositeProfile/StatePersistence.ts:170 (recordProfileStatePersistenceOverride)",
+		What: "The \"always\" prompt answer re-serializes the whole profile YAML with the yaml library " +
+			"(parseDocument, setIn, toString): flow collections re-spaced ({A: \"x\"} becomes { A: \"x\" }), " +
+			"quoting normalized, long strings folded at 80 columns. vfsim edits the one state_persistence " +
+			"line and keeps the rest of the file byte for byte.",
+		ownsDurable: true,
+		explains: func(x *explainer, d Divergence) bool {
+			return d.Field == "durable" && strings.Contains(d.Key, ".y") && strings.Contains(d.Key, " changed/text")
+		},
+	},
+}
+
+// skillSection matches a materialized section of a generated skill.
+var skillSection = regexp.MustCompile(`^outfitter/skills/[a-z0-9-]+/(references|scripts|assets)(/|$)`)
+
+// relativeSkill matches a --skill list that holds a relative skill path.
+var relativeSkill = regexp.MustCompile(`"(\./)?skills/`)
+
+// sessionPath matches durable paths where session directories are created.
+var sessionPath = regexp.MustCompile(`^(project/sessions|shared-sessions|home/\.claude/projects|project/\.outfitter/.*sessions)`)
+
+// warningKind returns a matcher of the warning divergences (and strict
+// messages) of a rule: a missing or extra message of the rule's kind, or
+// an order difference among its messages.
+func warningKind(rule string) func(x *explainer, d Divergence) bool {
+	return func(x *explainer, d Divergence) bool {
+		if !isWarnings(d) {
+			return false
+		}
+		if d.Key == "order" {
+			return orderRule(decodeList(d.Upstream), decodeList(d.Ours)) == rule
+		}
+		return warningRule(message(d)) == rule
+	}
+}
+
+func unquote(s string) string {
+	var out string
+	if json.Unmarshal([]byte(s), &out) != nil {
+		return s
+	}
+	return out
+}
+
+// compositeRoot matches a composite root of vfsim's memory machine.
+var compositeRoot = regexp.MustCompile(`/tmp/outfitter-[a-z0-9._-]+-(pi|claude)-[A-Za-z0-9]{6}`)
+
+// tokenizeReport tokenizes a string of vfsim's report as a capture's: the
+// composite root first, then the fixture roots.
+func tokenizeReport(s string) string {
+	s = compositeRoot.ReplaceAllString(s, report.TokenComposite)
+	return report.Tokens{}.Tokenize(s)
+}
+
+// listErrors are the errors that join a list of messages with "; ", by
+// the field their messages are compared as.
+var listErrors = []struct {
+	field  string
+	prefix *regexp.Regexp
+}{
+	{"strict", regexp.MustCompile(`^Strict failed for [a-z]+: `)},
+	{"skills", regexp.MustCompile(`^Cannot resolve profile skills: `)},
+}
+
+// expand breaks two errors that list messages the same way (a strict
+// failure, skill resolution errors) down into their messages, compared as
+// warnings (field "strict" or "skills"); other divergences are kept.
+func expand(divs []Divergence) []Divergence {
+	launched := map[int]bool{}
+	for _, d := range divs {
+		if d.Field == "launched" {
+			launched[d.Run] = true
+		}
+	}
+	var out []Divergence
+next:
+	for _, d := range divs {
+		up, ours := unquote(d.Upstream), unquote(d.Ours)
+		// A failure before the launch on one side only is a failure
+		// that changes the run (see explainer.strictRule), not a list.
+		if d.Field == "error" && d.Upstream != "" && d.Ours != "" && !launched[d.Run] {
+			for _, l := range listErrors {
+				pu, po := l.prefix.FindString(up), l.prefix.FindString(ours)
+				if pu != "" && pu == po {
+					for _, s := range compareWarnings(d.Run, strings.Split(up[len(pu):], "; "), strings.Split(ours[len(po):], "; ")) {
+						s.Field = l.field
+						out = append(out, s)
+					}
+					continue next
+				}
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// pairings are the rules that explain a missing message together with an
+// extra one that says the same once normalized (after tokenization).
+var pairings = []struct {
+	rule      string
+	normalize func(string) string
+}{
+	{"report-tokenization", func(s string) string { return s }},
+	{"skill-error-scope", func(s string) string { return skillScope.ReplaceAllString(s, "controls.skills/") }},
+	{"json-error-text", func(s string) string { return jsonError.ReplaceAllString(s, "${1}<JSON error>") }},
+}
+
+var (
+	skillScope = regexp.MustCompile(`controls\.(pi|claude)\.skills/`)
+	jsonError  = regexp.MustCompile(`(Could not parse pi keybindings file '[^']*': ).*`)
+)
+
+// Explain names the rules behind a world's divergences (from
+// [CompareCapture]). Strict failures are compared message by message;
+// a missing warning and an extra one that tokenizes to it are one
+// report-tokenization divergence; a run whose error a failing rule
+// explains owes all its other divergences to that rule, and so do the
+// durable divergences no rule explains.
+func Explain(w *CorpusWorld, rep *sim.Report, divs []Divergence) Explanation {
+	x := &explainer{w: w, rep: rep, divs: expand(divs)}
+	e := Explanation{Rules: map[string]int{}}
+	done := make([]bool, len(x.divs))
+	// A missing message and an extra one that says the same once
+	// normalized; errors that say the same once normalized.
+	for i, d := range x.divs {
+		if done[i] {
+			continue
+		}
+		var pairs []int
+		if isWarnings(d) && d.Key == "missing" {
+			for j, o := range x.divs {
+				if !done[j] && o.Run == d.Run && o.Field == d.Field && o.Key == "extra" {
+					pairs = append(pairs, j)
+				}
+			}
+		} else if d.Field == "error" && d.Upstream != "" && d.Ours != "" {
+			pairs = []int{i}
+		}
+	pair:
+		for _, j := range pairs {
+			tok := tokenizeReport(x.divs[j].Ours)
+			for _, p := range pairings {
+				if p.normalize(tok) != p.normalize(d.Upstream) {
+					continue
+				}
+				done[i], done[j] = true, true
+				e.Rules[p.rule]++
+				if tok != x.divs[j].Ours && p.rule != "report-tokenization" {
+					e.Rules["report-tokenization"]++
+				}
+				break pair
+			}
+		}
+	}
+	// Failures that change the rest of a run.
+	failed := map[int]string{}
+	for i, d := range x.divs {
+		if done[i] || d.Field != "error" {
+			continue
+		}
+		if r := x.strictRule(d); r != "" {
+			failed[d.Run] = r
+			done[i] = true
+			e.Rules[r]++
+			continue
+		}
+		for _, r := range rules {
+			if r.fails != nil && r.fails(x, d) {
+				failed[d.Run] = r.Name
+				done[i] = true
+				e.Rules[r.Name]++
+				break
+			}
+		}
+	}
+	for i, d := range x.divs {
+		if done[i] {
+			continue
+		}
+		if r, ok := failed[d.Run]; ok {
+			done[i] = true
+			e.Rules[r]++
+			continue
+		}
+		for _, r := range rules {
+			// Once a run went differently, only the rules that own a
+			// durable path outright explain durable divergences.
+			if d.Run < 0 && len(failed) > 0 && !r.ownsDurable {
+				continue
+			}
+			if r.explains != nil && r.explains(x, d) {
+				done[i] = true
+				e.Rules[r.Name]++
+				break
+			}
+		}
+	}
+	for i, d := range x.divs {
+		if done[i] {
+			continue
+		}
+		if d.Run < 0 && len(failed) > 0 {
+			for _, run := range slices.Sorted(maps.Keys(failed)) {
+				e.Rules[failed[run]]++
+				break
+			}
+			continue
+		}
+		e.Unexplained = append(e.Unexplained, d)
+	}
+	return e
+}
+
+// RuleInfo returns the rule of a name (a zero Divergent with the name when
+// unknown).
+func RuleInfo(name string) Divergent {
+	for _, r := range rules {
+		if r.Name == name {
+			return r
+		}
+	}
+	return Divergent{Name: name}
+}
+
+// Rules returns the names of the known rules, in order.
+func Rules() []string {
+	out := make([]string, len(rules))
+	for i, r := range rules {
+		out[i] = r.Name
+	}
+	return out
+}
+
+// WriteLedger writes a ledger of known divergences: one "world-id rule"
+// line each, after a comment that says how to read it.
+func WriteLedger(file string, lines []string) error {
+	var b strings.Builder
+	b.WriteString("# Known divergences of the oracle corpus from upstream: one \"world rule\" line each.\n")
+	b.WriteString("# Generated by go run ./proptest/cmd/oracle pack; remove lines as rules are fixed.\n")
+	for _, l := range lines {
+		b.WriteString(l + "\n")
+	}
+	return os.WriteFile(file, []byte(b.String()), 0o644)
+}
+
+// ReadLedger reads a ledger written by [WriteLedger]: world id to the set
+// of its rules. Blank lines and # comments are skipped; other lines must
+// be "world rule".
+func ReadLedger(data []byte, name string) (map[string]map[string]bool, error) {
+	out := map[string]map[string]bool{}
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			return nil, fmt.Errorf("%s:%d: want \"world rule\", got %q", name, n, line)
+		}
+		if out[f[0]] == nil {
+			out[f[0]] = map[string]bool{}
+		}
+		if out[f[0]][f[1]] {
+			return nil, fmt.Errorf("%s:%d: %s %s listed twice", name, n, f[0], f[1])
+		}
+		out[f[0]][f[1]] = true
+	}
+	return out, sc.Err()
+}
