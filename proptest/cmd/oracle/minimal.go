@@ -1,0 +1,84 @@
+package main
+
+import (
+	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/proptest"
+)
+
+// minimalWorld is the smallest world: user settings that select the home
+// profile a, that profile with the given controls, state and files, the
+// given other files, and one run of the given agent with the given ops.
+func minimalWorld(agent string, controls []proptest.Entry, state []proptest.Rule, profileFiles, files []proptest.File, ops ...fixtures.Op) proptest.World {
+	w := proptest.World{
+		User: &proptest.Settings{DefaultProfile: "a", DeclaresSources: true, Sources: []proptest.SourceRef{{Loc: proptest.LocHome}}},
+		Profiles: []proptest.Profile{{
+			Loc: proptest.LocHome, ID: "a", Controls: proptest.Controls{Extra: controls}, State: state, Files: profileFiles,
+		}},
+		Files: files,
+		Runs:  []proptest.Run{{Agent: agent}},
+	}
+	for _, op := range ops {
+		w.Runs[0].Ops = append(w.Runs[0].Ops, proptest.Op{Op: op})
+	}
+	return w
+}
+
+// entries builds controls entries from key, value pairs.
+func entries(kv ...string) []proptest.Entry {
+	var out []proptest.Entry
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, proptest.Entry{Key: kv[i], Value: kv[i+1]})
+	}
+	return out
+}
+
+// skillMD is a valid SKILL.md of a catalog skill.
+func skillMD(id string) string {
+	return "---\nname: " + id + "\ndescription: Skill " + id + ".\n---\nUse " + id + ".\n"
+}
+
+// minimalWorlds are hand-shrunk worlds, one per rule of the divergence
+// table (and one per documented deviation), each showing its rule and
+// nothing else; export -minimal writes them as m-<name>.
+func minimalWorlds() map[string]proptest.World {
+	always := minimalWorld("pi", entries("environment", `{A: "x"}`), []proptest.Rule{{Key: "plugins/", Strategy: "prompt"}}, nil, nil,
+		fixtures.Op{Op: fixtures.OpWrite, Path: "plugins/x", Data: "v1\n"})
+	always.Runs[0].Interactive = true
+	always.Runs[0].Answers = map[string]string{"plugins/": "always"}
+	return map[string]proptest.World{
+		"controls-camelcase":           minimalWorld("pi", entries("systemPrompt", `"Be brief."`), nil, nil, nil),
+		"unsupported-control-warnings": minimalWorld("claude", entries("temperature", "0.2", "provider", `"acme"`, "prompt_template", `"t"`), nil, nil, nil),
+		"deepwork-named-jobs": minimalWorld("pi", entries("deepwork", "{jobs: [job_a]}"), nil, nil,
+			[]proptest.File{{Path: "home/.outfitter/deepwork/jobs/job_a/job.yml", Data: "name: job_a\n"}}),
+		"skill-passthrough-warning": minimalWorld("pi", entries("skills", "[ghost-skill]", "pi", "{skills: [ghost-skill]}"), nil, nil, nil),
+		"skill-shadowing-warning": minimalWorld("pi", entries("skills", "[review]"), nil, nil, []proptest.File{
+			{Path: "project/.outfitter/skills/review/SKILL.md", Data: skillMD("review")},
+			{Path: "home/.outfitter/skills/review/SKILL.md", Data: skillMD("review")},
+		}),
+		"always-answer-yaml":  always,
+		"report-tokenization": minimalWorld("pi", nil, nil, []proptest.File{{Path: "cli_specific/pi/.mcp.json", Data: "[1, 2]\n"}}, nil),
+		"liquid-error-text":   minimalWorld("pi", entries("system_prompt", `"[[= outfitter.nothing ]]"`), nil, nil, nil),
+		"skill-md-validation": minimalWorld("pi", entries("skills", "[review]"), nil, nil,
+			[]proptest.File{{Path: "project/.outfitter/skills/review/SKILL.md", Data: "# review\n"}}),
+		"skill-error-scope": minimalWorld("pi", entries("pi", "{skills: [{id: ghost-skill}]}"), nil, nil, nil),
+		"json-error-text": minimalWorld("pi", nil, nil, nil,
+			[]proptest.File{{Path: "home/.pi/agent/keybindings.json", Data: "{\n"}}),
+		"pi-skill-path-resolution": minimalWorld("pi", entries("skills", "[skills/review]"), nil,
+			[]proptest.File{{Path: "skills/review/SKILL.md", Data: skillMD("review")}}, nil),
+		"skill-reference-materialization": minimalWorld("pi", entries("skills", "[review]"), nil, nil, []proptest.File{
+			{Path: "project/.outfitter/skills/review/SKILL.md", Data: "---\nname: review\nreferences:\n  - file: docs/ref.md\n---\nUse review.\n"},
+			{Path: "project/docs/ref.md", Data: "Reference.\n"},
+		}),
+		"pi-planning-error-order": minimalWorld("pi", nil, nil, []proptest.File{{Path: "cli_specific/pi/.mcp.json", Data: "[1, 2]\n"}},
+			[]proptest.File{{Path: "home/.pi/agent/keybindings.json", Data: "{\n"}}),
+		"system-prompt-export": func() proptest.World {
+			w := minimalWorld("pi", nil, nil, nil, nil)
+			w.Profiles[0].Top = entries("profile_export", "true")
+			return w
+		}(),
+		// The documented deviation: a relative claude session_directory
+		// is created against the project, upstream's against the working
+		// directory, which is the project when capturing.
+		"relative-session-directory": minimalWorld("claude", entries("session_directory", `"./sessions/s1"`), nil, nil, nil),
+	}
+}
