@@ -53,6 +53,12 @@ func repoSubpath(repo, p string) (string, error) {
 	return path.Join(repo, p), nil
 }
 
+// RedactURI returns a repository URI with its credentials replaced by
+// REDACTED, as upstream shows a remote source in messages and as the
+// cache names its directories; a URI without credentials is returned
+// unchanged.
+func RedactURI(uri string) string { return redact(uri) }
+
 var credentialsPattern = regexp.MustCompile(`//[^/@\s]+@`)
 
 // redact replaces the credentials of a repository URI with REDACTED, so

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/outfitter-go/vfsim/composite"
@@ -21,8 +22,17 @@ type Options struct {
 	// Rand supplies the random suffix of composite roots; nil means
 	// crypto/rand. Seed it for reproducible roots.
 	Rand io.Reader
-	// Prompter answers prompt-strategy questions in interactive runs.
+	// Prompter answers prompt-strategy questions in interactive runs
+	// ([Spec].Interactive); without one, prompts are reported and
+	// skipped as in a non-interactive run. writeback.NewLinePrompter asks
+	// on a terminal as upstream does.
 	Prompter writeback.Prompter
+	// Observer, when not nil, receives the run's events as they happen:
+	// notices, warnings and messages before the launch, the launch
+	// summary just before the agent starts, refreshes while it runs, and
+	// notices and warnings after it exits (see [Event]). The same lines
+	// are in the [Result] at the end.
+	Observer Observer
 	// Assets holds Outfitter's own files (bundled skill, pi extension); nil
 	// means the embedded defaults.
 	Assets fs.FS
@@ -97,10 +107,15 @@ type Result struct {
 	Exit writeback.Exit
 	// Warnings are the run's warnings in order (pre-launch, then state).
 	Warnings []string
-	// Messages are the lines upstream prints outside the warnings (the
-	// debug root, prompt confirmations, copy-fallback notices, refresh
-	// failures); they are not warnings.
+	// Messages are the lines upstream prints outside the warnings, in
+	// order: the notices ([EventNotice]: the debug root, fetch progress,
+	// the /login notice, prompt confirmations) and the messages
+	// ([EventMessage]: copy-fallback notices, refresh failures); they are
+	// not warnings.
 	Messages []string
+	// Summary is the launch summary, when the run got as far as the
+	// launch.
+	Summary *LaunchSummary
 	// Issues are the classified post-run issues, sorted.
 	Issues []writeback.Issue
 	// Writes are the explicit durable writes made by prompt answers.
@@ -145,6 +160,7 @@ func resolveOptions(spec Spec, opts Options) resolve.Options {
 // execution is one run in progress: what each step of [Execute] reads and
 // leaves for the next.
 type execution struct {
+	ctx  context.Context
 	fsys FS
 	spec Spec
 	opts Options
@@ -166,7 +182,7 @@ type execution struct {
 // its changes, and remove the composite root at the end. A failure of the
 // removal is the run's error when nothing failed before it.
 func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options, r *Result) (err error) {
-	x := &execution{fsys: fsys, spec: spec, opts: opts, r: r}
+	x := &execution{ctx: ctx, fsys: fsys, spec: spec, opts: opts, r: r}
 	if err := x.plan(); err != nil {
 		return err
 	}
@@ -203,10 +219,31 @@ func (x *execution) plan() error {
 		return err
 	}
 	x.r.Root, x.r.Composite = x.run.Composite.Root, x.run.Composite
-	x.r.Messages = append(x.r.Messages, x.run.Messages...)
-	x.r.Warnings = append(x.r.Warnings, x.run.Warnings...)
+	for _, m := range x.run.Messages {
+		x.emit(EventNotice, m)
+	}
+	for _, w := range x.run.Warnings {
+		x.emit(EventWarning, w)
+	}
 	x.paths = x.run.Composite.StatePaths
 	return nil
+}
+
+// emit records a line of the run in its result and tells the observer.
+func (x *execution) emit(kind EventKind, text string) {
+	if kind == EventWarning {
+		x.r.Warnings = append(x.r.Warnings, text)
+	} else {
+		x.r.Messages = append(x.r.Messages, text)
+	}
+	x.observe(Event{Kind: kind, Text: text})
+}
+
+// observe tells the observer, if any.
+func (x *execution) observe(e Event) {
+	if x.opts.Observer != nil {
+		x.opts.Observer.Observe(x.ctx, e)
+	}
 }
 
 // materialize builds the composite. Copy-fallback notices (a backend
@@ -214,7 +251,9 @@ func (x *execution) plan() error {
 // run's warnings.
 func (x *execution) materialize() error {
 	notices, err := x.run.Materialize()
-	x.r.Messages = append(x.r.Messages, notices...)
+	for _, n := range notices {
+		x.emit(EventMessage, n)
+	}
 	return err
 }
 
@@ -246,6 +285,8 @@ func (x *execution) launch() error {
 		r.GeneratedProfile = e.Data
 	}
 	r.nativeModels, _ = x.fsys.ReadFile(r.Root + "/models.json")
+	r.Summary = summaryOf(x.res, r.Root)
+	x.observe(Event{Kind: EventSummary, Text: strings.Join(r.Summary.Lines(), "\n"), Summary: r.Summary})
 	return nil
 }
 
@@ -275,16 +316,18 @@ func (x *execution) handleChanges() error {
 		return fmt.Errorf("detect state writes: %w", err)
 	}
 	r.Issues = issues
-	report, herr := writeback.Handle(x.fsys, r.Root, x.paths, issues, writeback.Options{
+	report, herr := writeback.Handle(x.ctx, x.fsys, r.Root, x.paths, issues, writeback.Options{
 		Agent: r.AgentID, Strict: x.spec.Strict, Interactive: x.spec.Interactive, Prompter: x.opts.Prompter,
 		Declarations: x.run.Adapter.Declarations(), Profile: selectedProfile(x.res),
+		Notify: func(line string) { x.emit(EventNotice, line) },
 	})
 	r.Writes = report.Writes
-	r.Messages = append(r.Messages, report.Notices...)
 	if herr != nil {
 		return herr
 	}
-	r.Warnings = append(r.Warnings, report.Warnings...)
+	for _, w := range report.Warnings {
+		x.emit(EventWarning, w)
+	}
 	return nil
 }
 
@@ -310,11 +353,12 @@ func (x *execution) refresh() error {
 	}
 	out, err := writeback.Refresh(x.fsys, x.r.Root, x.baseline, x.paths, "", generate)
 	if err != nil {
-		x.r.Messages = append(x.r.Messages, err.Error())
+		x.emit(EventMessage, err.Error())
 		return nil
 	}
 	x.baseline = out.Baseline
 	x.paths = out.StatePaths
+	x.observe(Event{Kind: EventRefresh, Files: out.Written})
 	return nil
 }
 

@@ -15,7 +15,7 @@ import (
 
 type persistAll struct{ asked []string }
 
-func (p *persistAll) Prompt(req writeback.PromptRequest) (writeback.Choice, error) {
+func (p *persistAll) Prompt(_ context.Context, req writeback.PromptRequest) (writeback.Choice, error) {
 	p.asked = append(p.asked, req.Path)
 	return writeback.ChoicePersist, nil
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 type scriptedPrompter map[string]string
 
 // Prompt returns the scripted answer, or an error when there is none.
-func (p scriptedPrompter) Prompt(req writeback.PromptRequest) (writeback.Choice, error) {
+func (p scriptedPrompter) Prompt(_ context.Context, req writeback.PromptRequest) (writeback.Choice, error) {
 	for _, k := range []string{req.Path, strings.TrimSuffix(req.Path, "/")} {
 		if a, ok := p[k]; ok {
 			return writeback.Choice(a), nil

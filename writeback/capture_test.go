@@ -1,6 +1,7 @@
 package writeback_test
 
 import (
+	"context"
 	"encoding/json"
 	"github.com/outfitter-go/vfsim/fixtures/golden"
 	"regexp"
@@ -86,7 +87,7 @@ func TestCaptures(t *testing.T) {
 					delete(current, p)
 				}
 				issues := writeback.Classify(writeback.Changes(baseline, current), paths)
-				r, err := writeback.Handle(nil, "/composite", paths, issues, writeback.Options{Agent: run.Options.AgentID})
+				r, err := writeback.Handle(context.Background(), nil, "/composite", paths, issues, writeback.Options{Agent: run.Options.AgentID})
 				if run.Error != nil {
 					if got := errString(err); got != *run.Error {
 						t.Errorf("error = %q, upstream %q", got, *run.Error)

@@ -1,6 +1,7 @@
 package writeback_test
 
 import (
+	"context"
 	"path"
 	"testing"
 
@@ -205,7 +206,7 @@ func TestSituations(t *testing.T) {
 			if diff := cmp.Diff(issues, since); diff != "" {
 				t.Errorf("DetectSince differs from Detect (-Detect +DetectSince):\n%s", diff)
 			}
-			r, err := writeback.Handle(fsys, root, paths, issues, writeback.Options{Agent: "pi"})
+			r, err := writeback.Handle(context.Background(), fsys, root, paths, issues, writeback.Options{Agent: "pi"})
 			if got := errString(err); got != tt.wantErr {
 				t.Fatalf("Handle error = %q, want %q", got, tt.wantErr)
 			}

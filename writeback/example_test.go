@@ -1,6 +1,7 @@
 package writeback_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/outfitter-go/vfsim/composite"
@@ -31,7 +32,7 @@ func Example() {
 	_ = vfs.WriteFile(fsys, root+"/Notes.txt", []byte("x"), 0o644)
 
 	issues, _ := writeback.Detect(fsys, root, paths, baseline)
-	report, err := writeback.Handle(fsys, root, paths, issues, writeback.Options{Agent: "pi"})
+	report, err := writeback.Handle(context.Background(), fsys, root, paths, issues, writeback.Options{Agent: "pi"})
 	for _, w := range report.Warnings {
 		fmt.Println(w)
 	}

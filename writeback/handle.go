@@ -1,6 +1,7 @@
 package writeback
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,15 +36,19 @@ type PromptRequest struct {
 
 // Prompter asks the user what to do with a change to a prompt path.
 type Prompter interface {
-	// Prompt returns the user's choice; an error fails the run.
-	Prompt(req PromptRequest) (Choice, error)
+	// Prompt returns the user's choice; an error fails the run. A
+	// prompter that waits for an answer returns ctx's error when ctx is
+	// done first.
+	Prompt(ctx context.Context, req PromptRequest) (Choice, error)
 }
 
 // PrompterFunc adapts a function to [Prompter].
-type PrompterFunc func(req PromptRequest) (Choice, error)
+type PrompterFunc func(ctx context.Context, req PromptRequest) (Choice, error)
 
 // Prompt calls f.
-func (f PrompterFunc) Prompt(req PromptRequest) (Choice, error) { return f(req) }
+func (f PrompterFunc) Prompt(ctx context.Context, req PromptRequest) (Choice, error) {
+	return f(ctx, req)
+}
 
 // Profile locates the selected profile's highest-precedence definition,
 // where a [ChoiceAlways] answer is recorded.
@@ -75,6 +80,10 @@ type Options struct {
 	Declarations []composite.Declaration
 	// Profile is where a [ChoiceAlways] answer is recorded.
 	Profile Profile
+	// Notify, when not nil, is called with each confirmation (the lines
+	// of [Report].Notices) as it is made, so that a terminal shows it
+	// before the next prompt, as upstream prints it.
+	Notify func(line string)
 }
 
 // WriteKind names a durable write made by [Handle].
@@ -124,14 +133,16 @@ type Report struct {
 //
 // paths are the composite's declared state paths below root; fsys is
 // written only by [Persist] and [Record], for prompt answers.
-func Handle(fsys PersistFS, root string, paths []composite.StatePath, issues []Issue, opts Options) (Report, error) {
+//
+// ctx is handed to the [Prompter]; Handle does not check it otherwise.
+func Handle(ctx context.Context, fsys PersistFS, root string, paths []composite.StatePath, issues []Issue, opts Options) (Report, error) {
 	r := Report{Issues: slices.Clone(issues)}
 	for _, is := range issues {
 		switch is.Strategy {
 		case composite.StrategyError:
 			return r, &StateWriteError{Agent: opts.Agent, Issue: is}
 		case composite.StrategyPrompt:
-			if err := r.prompt(fsys, root, paths, is, opts); err != nil {
+			if err := r.prompt(ctx, fsys, root, paths, is, opts); err != nil {
 				return r, err
 			}
 		default:
@@ -145,7 +156,15 @@ func (r *Report) warn(format string, args ...any) {
 	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
 }
 
-func (r *Report) prompt(fsys PersistFS, root string, paths []composite.StatePath, is Issue, opts Options) error {
+// notice records a confirmation and tells opts.Notify.
+func (r *Report) notice(opts Options, line string) {
+	r.Notices = append(r.Notices, line)
+	if opts.Notify != nil {
+		opts.Notify(line)
+	}
+}
+
+func (r *Report) prompt(ctx context.Context, fsys PersistFS, root string, paths []composite.StatePath, is Issue, opts Options) error {
 	if is.Unknown {
 		r.Warnings = append(r.Warnings, is.Message(opts.Agent))
 		r.warn("state_persistence 'prompt' cannot persist undeclared writes; '%s' was reported instead.", is.Path)
@@ -157,13 +176,13 @@ func (r *Report) prompt(fsys PersistFS, root string, paths []composite.StatePath
 		return nil
 	}
 	sp := statePath(paths, is.Path)
-	choice, err := opts.Prompter.Prompt(PromptRequest{Agent: opts.Agent, Path: is.Path, SourcePath: sp.SourcePath})
+	choice, err := opts.Prompter.Prompt(ctx, PromptRequest{Agent: opts.Agent, Path: is.Path, SourcePath: sp.SourcePath})
 	if err != nil {
 		return fmt.Errorf("prompt for state path %q: %w", is.Path, err)
 	}
 	switch choice {
 	case ChoiceDiscard:
-		r.Notices = append(r.Notices, fmt.Sprintf("Discarded %s state write to '%s'.", opts.Agent, is.Path))
+		r.notice(opts, fmt.Sprintf("Discarded %s state write to '%s'.", opts.Agent, is.Path))
 		return nil
 	case ChoicePersist, ChoiceAlways:
 	default:
@@ -173,7 +192,7 @@ func (r *Report) prompt(fsys PersistFS, root string, paths []composite.StatePath
 		r.warn("Could not persist state path '%s': Error: %v", is.Path, err)
 		return nil
 	}
-	r.Notices = append(r.Notices, fmt.Sprintf("Persisted %s state write '%s' to %s.", opts.Agent, is.Path, sp.SourcePath))
+	r.notice(opts, fmt.Sprintf("Persisted %s state write '%s' to %s.", opts.Agent, is.Path, sp.SourcePath))
 	r.Writes = append(r.Writes, Write{Kind: WritePersist, Path: is.Path, Target: sp.SourcePath})
 	if choice == ChoiceAlways {
 		r.always(fsys, is.Path, opts)

@@ -1,6 +1,7 @@
 package writeback_test
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"path"
@@ -47,11 +48,11 @@ func TestWorkedExample(t *testing.T) {
 	issues, err := writeback.Detect(fsys, root, paths, baseline)
 	must(t, err)
 	// An injected prompter must not be asked in a non-interactive session.
-	ask := writeback.PrompterFunc(func(writeback.PromptRequest) (writeback.Choice, error) {
+	ask := writeback.PrompterFunc(func(context.Context, writeback.PromptRequest) (writeback.Choice, error) {
 		t.Error("prompter called in a non-interactive session")
 		return writeback.ChoiceDiscard, nil
 	})
-	r, err := writeback.Handle(fsys, root, paths, issues, writeback.Options{Agent: "pi", Prompter: ask})
+	r, err := writeback.Handle(context.Background(), fsys, root, paths, issues, writeback.Options{Agent: "pi", Prompter: ask})
 	must(t, err)
 	want := []string{
 		"pi wrote 'cache/' with state_persistence 'warn' and it was not persisted.",
@@ -110,7 +111,7 @@ func promptRun(t *testing.T) (*vfs.MemFS, []composite.StatePath, []writeback.Iss
 // answers returns a prompter that answers from choices by declared key and
 // records what it was asked.
 func answers(choices map[string]writeback.Choice, asked *[]writeback.PromptRequest) writeback.Prompter {
-	return writeback.PrompterFunc(func(req writeback.PromptRequest) (writeback.Choice, error) {
+	return writeback.PrompterFunc(func(_ context.Context, req writeback.PromptRequest) (writeback.Choice, error) {
 		*asked = append(*asked, req)
 		return choices[req.Path], nil
 	})
@@ -205,7 +206,7 @@ func TestHandlePrompt(t *testing.T) {
 			t.Parallel()
 			fsys, paths, issues := promptRun(t)
 			var asked []writeback.PromptRequest
-			r, err := writeback.Handle(fsys, root, paths, issues, writeback.Options{
+			r, err := writeback.Handle(context.Background(), fsys, root, paths, issues, writeback.Options{
 				Agent: "pi", Interactive: true, Prompter: answers(tt.choices, &asked),
 				Profile: tt.profile, Declarations: tt.decls,
 			})
@@ -251,7 +252,7 @@ func TestHandlePersistFailures(t *testing.T) {
 		t.Parallel()
 		fsys, paths, issues := promptRun(t)
 		must(t, vfs.RemoveAll(fsys, root+"/plugins"))
-		r, err := writeback.Handle(fsys, root, paths, issues, writeback.Options{
+		r, err := writeback.Handle(context.Background(), fsys, root, paths, issues, writeback.Options{
 			Agent: "pi", Interactive: true,
 			Prompter: answers(map[string]writeback.Choice{"mcp.json": writeback.ChoiceDiscard, "plugins/": writeback.ChoicePersist}, new([]writeback.PromptRequest)),
 		})
@@ -299,9 +300,9 @@ func TestHandlePersistFailures(t *testing.T) {
 		t.Parallel()
 		fsys, paths, issues := promptRun(t)
 		boom := errors.New("boom")
-		_, err := writeback.Handle(fsys, root, paths, issues, writeback.Options{
+		_, err := writeback.Handle(context.Background(), fsys, root, paths, issues, writeback.Options{
 			Agent: "pi", Interactive: true,
-			Prompter: writeback.PrompterFunc(func(writeback.PromptRequest) (writeback.Choice, error) { return "", boom }),
+			Prompter: writeback.PrompterFunc(func(context.Context, writeback.PromptRequest) (writeback.Choice, error) { return "", boom }),
 		})
 		if !errors.Is(err, boom) {
 			t.Errorf("Handle error = %v, want it to wrap the prompter's", err)
@@ -310,7 +311,7 @@ func TestHandlePersistFailures(t *testing.T) {
 	t.Run("invalid choice", func(t *testing.T) {
 		t.Parallel()
 		fsys, paths, issues := promptRun(t)
-		_, err := writeback.Handle(fsys, root, paths, issues, writeback.Options{
+		_, err := writeback.Handle(context.Background(), fsys, root, paths, issues, writeback.Options{
 			Agent: "pi", Interactive: true,
 			Prompter: answers(map[string]writeback.Choice{"mcp.json": "maybe"}, new([]writeback.PromptRequest)),
 		})
@@ -344,7 +345,7 @@ func TestHandleErrorStops(t *testing.T) {
 		{Path: "z", Strategy: composite.StrategyError, Unknown: true},
 	}
 	var asked []writeback.PromptRequest
-	r, err := writeback.Handle(fsys, root, paths, issues, writeback.Options{
+	r, err := writeback.Handle(context.Background(), fsys, root, paths, issues, writeback.Options{
 		Agent: "pi", Interactive: true, Strict: true,
 		Prompter: answers(map[string]writeback.Choice{"mcp.json": writeback.ChoicePersist, "plugins/": writeback.ChoicePersist}, &asked),
 	})
@@ -360,10 +361,49 @@ func TestHandleErrorStops(t *testing.T) {
 	}
 }
 
+// TestHandleNotifiesBeforeTheNextPrompt checks that each confirmation
+// reaches Notify as it is made, before the next prompt is asked, as
+// upstream prints it on the terminal between two questions.
+func TestHandleNotifiesBeforeTheNextPrompt(t *testing.T) {
+	t.Parallel()
+	fsys, paths, _ := promptRun(t)
+	issues := []writeback.Issue{
+		{Path: "mcp.json", Strategy: composite.StrategyPrompt},
+		{Path: "plugins/", Strategy: composite.StrategyPrompt},
+	}
+	var events []string
+	ask := writeback.PrompterFunc(func(_ context.Context, req writeback.PromptRequest) (writeback.Choice, error) {
+		events = append(events, "ask "+req.Path)
+		if req.Path == "mcp.json" {
+			return writeback.ChoiceDiscard, nil
+		}
+		return writeback.ChoicePersist, nil
+	})
+	r, err := writeback.Handle(context.Background(), fsys, root, paths, issues, writeback.Options{
+		Agent: "pi", Interactive: true, Prompter: ask,
+		Notify: func(line string) { events = append(events, "notify "+line) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"ask mcp.json",
+		"notify Discarded pi state write to 'mcp.json'.",
+		"ask plugins/",
+		"notify Persisted pi state write 'plugins/' to " + piAgent + "/plugins.",
+	}
+	if diff := cmp.Diff(want, events); diff != "" {
+		t.Errorf("order of prompts and confirmations (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(r.Notices, []string{want[1][len("notify "):], want[3][len("notify "):]}); diff != "" {
+		t.Errorf("report notices differ from what Notify got (-report +notified):\n%s", diff)
+	}
+}
+
 func TestHandleStrict(t *testing.T) {
 	t.Parallel()
 	fsys, paths, _ := promptRun(t)
-	_, err := writeback.Handle(fsys, root, paths, []writeback.Issue{{Path: "a", Strategy: composite.StrategyWarn, Unknown: true}, {Path: "cache/", Strategy: composite.StrategySymlink}}, writeback.Options{Agent: "mock-agent", Strict: true})
+	_, err := writeback.Handle(context.Background(), fsys, root, paths, []writeback.Issue{{Path: "a", Strategy: composite.StrategyWarn, Unknown: true}, {Path: "cache/", Strategy: composite.StrategySymlink}}, writeback.Options{Agent: "mock-agent", Strict: true})
 	want := "Strict failed for mock-agent: mock-agent wrote undeclared composite profile state 'a' and it was not persisted.; mock-agent replaced symlinked state path 'cache/' and the change was not persisted."
 	if errString(err) != want {
 		t.Errorf("Handle strict error = %q, want %q", errString(err), want)

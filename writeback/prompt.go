@@ -2,6 +2,7 @@ package writeback
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -33,33 +34,63 @@ func ParseChoice(answer string) (Choice, bool) {
 }
 
 // LinePrompter is a terminal [Prompter]: it writes [PromptText] and reads
-// answer lines until one parses, like upstream's readline prompt. It is
-// not safe for concurrent use.
+// answer lines until one parses, like upstream's readline prompt. Lines
+// are read by one goroutine, started by the first prompt and ending at
+// the end of the input (a prompter on a terminal that is never closed
+// keeps it waiting), so that a prompt given up when its context is done
+// loses no line: the next prompt reads it. It is not safe for concurrent
+// use.
 type LinePrompter struct {
-	in  *bufio.Scanner
-	out io.Writer
+	in    io.Reader
+	out   io.Writer
+	lines chan string
+	err   error // why the input ended; read once lines is closed
 }
 
 // NewLinePrompter returns a prompter that asks on out and reads from in.
 func NewLinePrompter(in io.Reader, out io.Writer) *LinePrompter {
-	return &LinePrompter{in: bufio.NewScanner(in), out: out}
+	return &LinePrompter{in: in, out: out}
+}
+
+// read starts the reader once and returns its lines; the channel is
+// closed at the end of the input, with p.err set.
+func (p *LinePrompter) read() <-chan string {
+	if p.lines == nil {
+		p.lines = make(chan string)
+		go func() {
+			sc := bufio.NewScanner(p.in)
+			for sc.Scan() {
+				p.lines <- sc.Text()
+			}
+			p.err = sc.Err()
+			if p.err == nil {
+				p.err = io.ErrUnexpectedEOF
+			}
+			close(p.lines)
+		}()
+	}
+	return p.lines
 }
 
 // Prompt asks until an answer parses. The end of the input, or a failure
-// to read or write, is an error.
-func (p *LinePrompter) Prompt(req PromptRequest) (Choice, error) {
+// to read or write, is an error; so is ctx ending before an answer, with
+// ctx's error.
+func (p *LinePrompter) Prompt(ctx context.Context, req PromptRequest) (Choice, error) {
+	lines := p.read()
 	for {
 		if _, err := io.WriteString(p.out, PromptText(req)); err != nil {
 			return "", fmt.Errorf("prompt: %w", err)
 		}
-		if !p.in.Scan() {
-			if err := p.in.Err(); err != nil {
-				return "", fmt.Errorf("prompt: %w", err)
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("prompt: %w", ctx.Err())
+		case text, ok := <-lines:
+			if !ok {
+				return "", fmt.Errorf("prompt: %w", p.err)
 			}
-			return "", fmt.Errorf("prompt: %w", io.ErrUnexpectedEOF)
-		}
-		if c, ok := ParseChoice(p.in.Text()); ok {
-			return c, nil
+			if c, ok := ParseChoice(text); ok {
+				return c, nil
+			}
 		}
 	}
 }

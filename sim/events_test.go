@@ -1,0 +1,174 @@
+package sim_test
+
+import (
+	"context"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/fixtures/report"
+	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/writeback"
+)
+
+// eventsFixture has a profile that inherits one from a synced remote
+// source, sets a model for pi and a control pi cannot translate, and
+// prompts for mcp.json.
+const eventsFixture = `
+-- README.md --
+Events of a run.
+-- home/.outfitter/settings.yml --
+default_profile: eng
+profile_sources:
+  - github: acme/catalog
+    ref: v1
+    path: profiles
+  - path: ./profiles
+-- home/.outfitter/profiles/eng/profile.yml --
+id: eng
+inherits: [base]
+controls:
+  temperature: 1
+  pi:
+    model: pi-model
+state_persistence:
+  mcp.json: prompt
+-- project/.keep --
+`
+
+// eventsMachine loads eventsFixture and syncs the remote source's cache
+// with the base profile.
+func eventsMachine(t *testing.T) *vfs.MemFS {
+	t.Helper()
+	fx, err := fixtures.LoadTxtar([]byte(eventsFixture), "events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fx.Clone()
+	dir, err := resolve.SourceDirectory(report.HomeRoot, resolve.Source{GitHub: "acme/catalog", Ref: "v1", Path: "profiles"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		dir + "/base/profile.yml": "id: base\ncontrols:\n  model: base-model\n",
+		"/tmp/.keep":              "",
+	} {
+		if err := m.MkdirAll(path.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+// TestEventsBeforeLaunch checks that everything upstream prints before
+// the agent starts reaches the observer before the agent runs, in
+// upstream's order, and the rest after it exits; the result holds the
+// same lines.
+func TestEventsBeforeLaunch(t *testing.T) {
+	t.Parallel()
+	m := eventsMachine(t)
+	var got []string
+	var summary *sim.LaunchSummary
+	obs := sim.ObserverFunc(func(_ context.Context, e sim.Event) {
+		if e.Kind == sim.EventSummary {
+			summary = e.Summary
+		}
+		for _, line := range strings.Split(e.Text, "\n") {
+			got = append(got, string(e.Kind)+": "+line)
+		}
+	})
+	agent := sim.AgentFunc(func(_ context.Context, s *sim.Session) (writeback.Exit, error) {
+		got = append(got, "agent starts")
+		for name, data := range map[string]string{"mcp.json": "{\"a\":1}\n", "scratch.txt": "x\n"} {
+			if err := s.FS.WriteFile(s.Root+"/"+name, []byte(data), 0o644); err != nil {
+				return writeback.Exit{}, err
+			}
+		}
+		return writeback.Exit{Exited: true}, nil
+	})
+	ask := writeback.PrompterFunc(func(_ context.Context, req writeback.PromptRequest) (writeback.Choice, error) {
+		got = append(got, "prompt: "+req.Path)
+		return writeback.ChoiceDiscard, nil
+	})
+	spec := sim.Spec{Home: report.HomeRoot, Project: report.ProjectRoot, Args: []string{"--print", "--debug"}, Interactive: true}
+	res := sim.Execute(context.Background(), m, spec, agent, sim.Options{Observer: obs, Prompter: ask, TempDir: "/tmp"})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	root := res.Root
+	cache, _ := resolve.SourceDirectory(report.HomeRoot, resolve.Source{GitHub: "acme/catalog", Ref: "v1", Path: "profiles"})
+	want := []string{
+		"notice: --debug: keeping composite profile directory " + root,
+		"warning: pi adapter cannot translate requested control 'temperature'.",
+		"summary: → resolving profile eng",
+		"summary: ✓ profile layer base  github:acme/catalog@v1/profiles",
+		"summary: ✓ profile layer eng  " + report.HomeRoot + "/.outfitter/profiles/eng",
+		"summary: ✓ merged controls  model=pi-model",
+		"summary: ✓ prepared composite profile  " + root,
+		"summary: ↳ launching pi …",
+		"agent starts",
+		"prompt: mcp.json",
+		"notice: Discarded pi state write to 'mcp.json'.",
+		"warning: pi wrote undeclared composite profile state 'scratch.txt' and it was not persisted.",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if summary == nil || summary != res.Summary || path.Dir(cache) == "" {
+		t.Errorf("the summary event's value %p is not the result's %p", summary, res.Summary)
+	}
+	var fromResult []string
+	for _, w := range res.Warnings {
+		fromResult = append(fromResult, "warning: "+w)
+	}
+	if diff := cmp.Diff([]string{want[1], want[11]}, fromResult); diff != "" {
+		t.Errorf("result warnings differ from the events (-events +result):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{want[0][len("notice: "):], want[10][len("notice: "):]}, res.Messages); diff != "" {
+		t.Errorf("result messages differ from the events (-events +result):\n%s", diff)
+	}
+}
+
+// TestStrictEmitsNoWarnings checks that a --strict run whose pre-launch
+// warnings fail it reports them in its error, not as warning events, and
+// never starts the agent.
+func TestStrictEmitsNoWarnings(t *testing.T) {
+	t.Parallel()
+	m := eventsMachine(t)
+	var kinds []sim.EventKind
+	obs := sim.ObserverFunc(func(_ context.Context, e sim.Event) { kinds = append(kinds, e.Kind) })
+	agent := sim.AgentFunc(func(context.Context, *sim.Session) (writeback.Exit, error) {
+		t.Error("the agent started")
+		return writeback.Exit{}, nil
+	})
+	spec := sim.Spec{Home: report.HomeRoot, Project: report.ProjectRoot, Strict: true}
+	res := sim.Execute(context.Background(), m, spec, agent, sim.Options{Observer: obs, TempDir: "/tmp"})
+	if res.Err == nil || res.ExitCode != 1 {
+		t.Fatalf("strict run: err %v, exit code %d; want a failure", res.Err, res.ExitCode)
+	}
+	if len(kinds) != 0 {
+		t.Errorf("events %v, want none", kinds)
+	}
+}
+
+func TestLaunchSummaryLines(t *testing.T) {
+	t.Parallel()
+	s := &sim.LaunchSummary{ProfileID: "outfitter-bootstrap", Root: "/tmp/outfitter-outfitter-bootstrap-pi-x", Agent: "pi"}
+	want := []string{
+		"→ resolving profile outfitter-bootstrap",
+		"✓ merged controls",
+		"✓ prepared composite profile  /tmp/outfitter-outfitter-bootstrap-pi-x",
+		"↳ launching pi …",
+	}
+	if diff := cmp.Diff(want, s.Lines()); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
