@@ -31,7 +31,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	plan, _ := r.Launch()
+	plan, _, _ := r.Launch()
 	fmt.Println(plan.Command, plan.Args[:2])
 	for _, sp := range r.Composite.StatePaths[:3] {
 		fmt.Println(sp.RelativePath, sp.Strategy, sp.SourcePath)

@@ -58,6 +58,9 @@ type Input struct {
 	// wins, see [LookupEnv]); only DEEPWORK_ADDITIONAL_JOBS_FOLDERS is read
 	// from it.
 	Env []string
+	// Onboarding is set for a first-run onboarding launch (see
+	// [Request].Onboarding).
+	Onboarding *Onboarding
 
 	candidates map[string][]string // recorded by StatePaths for Composite.Candidates
 }

@@ -281,7 +281,7 @@ func TestDebugKeepsRoot(t *testing.T) {
 	if diff := cmp.Diff([]string{"--debug: keeping composite profile directory " + r.Composite.Root}, r.Messages); diff != "" {
 		t.Errorf("messages (-want +got):\n%s", diff)
 	}
-	lp, err := r.Launch()
+	lp, _, err := r.Launch()
 	must(t, err)
 	if got := lp.Args[len(lp.Args)-2:]; !cmp.Equal(got, []string{"--debug", "prompt text"}) {
 		t.Errorf("pass-through not last: %q", lp.Args)
@@ -313,7 +313,7 @@ func TestNonInteractivePiLaunch(t *testing.T) {
 			t.Parallel()
 			w := world{passThrough: tt.args, profiles: map[string]string{"eng": "id: eng\n"}}
 			fsys, r := w.mustPlan(t)
-			lp, err := r.Launch()
+			lp, _, err := r.Launch()
 			must(t, err)
 			ext := r.Composite.Root + "/outfitter/outfitter-extension.js"
 			gotInteractive := lp.Args[0] == "--extension" && lp.Args[1] == ext

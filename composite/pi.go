@@ -3,9 +3,11 @@ package composite
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -170,45 +172,244 @@ const (
 // extensionPath is where an interactive launch writes the extension.
 const extensionPath = "outfitter/outfitter-extension.js"
 
-// FinishLaunch writes, for an interactive launch when the assets hold the
-// extension, the launch extension and its support files into the root's
-// outfitter/ directory and puts --extension
-// <root>/outfitter/outfitter-extension.js first (§3.5).
-func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) error {
-	if NonInteractive(plan.Args) || !hasAsset(in.Assets, AssetPiExtension) {
-		return nil
+// FinishLaunch completes an interactive launch (§3.5; nothing happens for
+// a non-interactive one): on first-run onboarding it merges
+// "quietStartup": true into <root>/settings.json (through its link, so
+// into the durable pi settings); when the assets hold the extension it
+// writes the support files and the launch extension, stamped with the
+// run's values ([PiRuntimeValues]), into the root's outfitter/ directory
+// and puts --extension <root>/outfitter/outfitter-extension.js first; and
+// when neither <root>/auth.json nor <root>/models.json holds configured
+// entries it returns upstream's /login notice.
+func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]string, error) {
+	if NonInteractive(plan.Args) {
+		return nil, nil
 	}
-	for _, a := range [][2]string{
-		{AssetPiOnboarding, "outfitter/pi-extension/privateCatalogOnboarding.js"},
-		{AssetPiPolicy, "outfitter/shared/privateCatalogPolicy.cjs"},
-		{AssetPiExtension, extensionPath},
-	} {
-		data, err := readAsset(in.Assets, a[0])
+	dir := c.Root
+	if in.Onboarding != nil {
+		if err := quietStartup(fsys, path.Join(dir, "settings.json")); err != nil {
+			return nil, err
+		}
+	}
+	if hasAsset(in.Assets, AssetPiExtension) {
+		for _, a := range [][2]string{
+			{AssetPiOnboarding, "outfitter/pi-extension/privateCatalogOnboarding.js"},
+			{AssetPiPolicy, "outfitter/shared/privateCatalogPolicy.cjs"},
+			{AssetPiExtension, extensionPath},
+		} {
+			data, err := readAsset(in.Assets, a[0])
+			if err != nil {
+				continue
+			}
+			if a[0] == AssetPiExtension {
+				data = []byte(StampPiExtension(string(data), PiRuntimeValuesOf(in)))
+			}
+			out := path.Join(dir, a[1])
+			if err := fsys.MkdirAll(path.Dir(out), 0o755); err != nil {
+				return nil, &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
+			}
+			if err := fsys.WriteFile(out, data, 0o644); err != nil {
+				return nil, &WriteError{Step: "write file", Path: out, Err: err}
+			}
+		}
+		plan.Args = append([]string{"--extension", path.Join(dir, extensionPath)}, plan.Args...)
+		plan.Setenv("PI_CODING_AGENT_DIR", dir)
+	}
+	configured, err := piLoginConfigured(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	if configured {
+		return nil, nil
+	}
+	return []string{PiLoginNotice}, nil
+}
+
+// PiLoginNotice is what upstream prints before an interactive pi launch
+// whose auth.json and models.json hold no configured entries.
+const PiLoginNotice = "Outfitter will ask Pi to open `/login` automatically if Pi reports no available models after startup."
+
+// quietStartup rewrites name as JSON2 of its object with "quietStartup":
+// true, {} standing for a missing file, a file that is not JSON or JSON
+// that is not an object. It writes through a link, as upstream does.
+func quietStartup(fsys FS, name string) error {
+	obj := resolve.NewObject()
+	if data, err := vfs.ReadFile(fsys, name); err == nil {
+		if v, err := parseJSON(data); err == nil {
+			if o, ok := v.(*resolve.Object); ok {
+				obj = o
+			}
+		}
+	}
+	obj.Set("quietStartup", true)
+	if err := fsys.MkdirAll(path.Dir(name), 0o755); err != nil {
+		return &WriteError{Step: "create parent", Path: path.Dir(name), Err: err}
+	}
+	if err := fsys.WriteFile(name, []byte(json2(obj)), 0o644); err != nil {
+		return &WriteError{Step: "write file", Path: name, Err: err}
+	}
+	return nil
+}
+
+// LoginStateError reports a pi login state file (auth.json, models.json)
+// that exists but cannot be read.
+type LoginStateError struct {
+	// Path is the file.
+	Path string
+	// Err is the read error.
+	Err error
+}
+
+// Error returns upstream's message.
+func (e *LoginStateError) Error() string {
+	return fmt.Sprintf("Could not read pi login state file '%s': Error: %v", e.Path, e.Err)
+}
+
+// Unwrap returns the read error.
+func (e *LoginStateError) Unwrap() error { return e.Err }
+
+// piLoginConfigured reports whether dir's auth.json or models.json holds
+// configured entries, as upstream decides: a file that does not exist or
+// is not JSON holds none; one that cannot be read is an error.
+func piLoginConfigured(fsys FS, dir string) (bool, error) {
+	for _, name := range []string{"auth.json", "models.json"} {
+		p := path.Join(dir, name)
+		if _, err := vfs.Stat(fsys, p); err != nil {
+			continue
+		}
+		data, err := vfs.ReadFile(fsys, p)
+		if err != nil {
+			return false, &LoginStateError{Path: p, Err: err}
+		}
+		v, err := parseJSON(data)
 		if err != nil {
 			continue
 		}
-		out := path.Join(c.Root, a[1])
-		if err := fsys.MkdirAll(path.Dir(out), 0o755); err != nil {
-			return &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
-		}
-		if err := fsys.WriteFile(out, data, 0o644); err != nil {
-			return &WriteError{Step: "write file", Path: out, Err: err}
+		if configuredEntries(v) {
+			return true, nil
 		}
 	}
-	plan.Args = append([]string{"--extension", path.Join(c.Root, extensionPath)}, plan.Args...)
-	plan.Setenv("PI_CODING_AGENT_DIR", c.Root)
-	return nil
+	return false, nil
+}
+
+// configuredEntries is upstream's test of a login state value: a
+// non-empty array; an object whose models, providers or model_providers
+// members (those present) hold configured entries, or, without any of
+// them, a non-empty object.
+func configuredEntries(v any) bool {
+	switch v := v.(type) {
+	case []any:
+		return len(v) > 0
+	case *resolve.Object:
+		present := false
+		for _, k := range []string{"models", "providers", "model_providers"} {
+			if inner, ok := v.Get(k); ok {
+				present = true
+				if configuredEntries(inner) {
+					return true
+				}
+			}
+		}
+		return !present && v.Len() > 0
+	}
+	return false
 }
 
 // piExtensionSource maps a git extension source to its cache checkout.
 func piExtensionSource(in *Input, e string) string {
-	for _, prefix := range []string{"github:", "git:", "git+", "https://", "http://", "ssh://", "git@"} {
-		if strings.HasPrefix(e, prefix) {
-			sum := sha256.Sum256([]byte(e))
-			return path.Join(in.Cache, "extensions", "git", hex.EncodeToString(sum[:])[:16])
-		}
+	if c, ok := piCheckout(in.Cache, e); ok {
+		return c.Dir
 	}
 	return e
+}
+
+// Checkouts returns the cache checkouts of the merged extensions that are
+// git sources (§3.3): github:, git:, git+, https://, http://, ssh:// and
+// git@ entries, not npm:, ., / or file: ones, recognized once the entry
+// is trimmed, as upstream does.
+func (Pi) Checkouts(in *Input) []Checkout {
+	var out []Checkout
+	seen := map[string]bool{}
+	for _, e := range in.Controls().Extensions {
+		if c, ok := piCheckout(in.Cache, e); ok && !seen[c.Dir] {
+			seen[c.Dir] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// piCheckout parses a pi extension entry as a git source. The entry is
+// trimmed to be recognized and parsed, while the cache directory's name
+// is the first 16 hex digits of the SHA-256 of the entry as written, as
+// upstream names it. ok is false for an entry that is not a git source,
+// and when there is no cache directory.
+func piCheckout(cache, e string) (Checkout, bool) {
+	if cache == "" {
+		return Checkout{}, false
+	}
+	trimmed := strings.TrimFunc(e, isJSSpace)
+	for _, p := range []string{"npm:", ".", "/", "file:"} {
+		if strings.HasPrefix(trimmed, p) {
+			return Checkout{}, false
+		}
+	}
+	c := Checkout{Source: e}
+	src := trimmed
+	if i := strings.LastIndexByte(src, '#'); i >= 0 {
+		src, c.Ref, c.Pinned = src[:i], src[i+1:], true
+	}
+	withGit := func(s string) string {
+		if strings.HasSuffix(s, ".git") {
+			return s
+		}
+		return s + ".git"
+	}
+	switch {
+	case strings.HasPrefix(src, "github:"):
+		c.URL = withGit("https://github.com/" + strings.TrimPrefix(src, "github:"))
+	case strings.HasPrefix(src, "git+"):
+		c.URL = strings.TrimPrefix(src, "git+")
+	case strings.HasPrefix(src, "git:"):
+		c.URL = strings.TrimPrefix(src, "git:")
+		if strings.HasPrefix(c.URL, "github.com/") {
+			c.URL = withGit("https://" + c.URL)
+		}
+	case strings.HasPrefix(src, "https://"), strings.HasPrefix(src, "http://"), strings.HasPrefix(src, "ssh://"), strings.HasPrefix(src, "git@"):
+		c.URL = src
+	default:
+		return Checkout{}, false
+	}
+	sum := sha256.Sum256([]byte(e))
+	c.Dir = path.Join(cache, "extensions", "git", hex.EncodeToString(sum[:])[:16])
+	return c, true
+}
+
+// isJSSpace reports the characters JavaScript's String.prototype.trim
+// removes: white space, line terminators and the byte order mark.
+func isJSSpace(r rune) bool { return unicode.IsSpace(r) && r != '\u0085' || r == '\uFEFF' }
+
+// Interactive reports whether args make an interactive pi session (see
+// [NonInteractive]).
+func (Pi) Interactive(args []string) bool { return !NonInteractive(args) }
+
+// OnboardingSyncError returns upstream's error of a pi-native onboarding
+// whose default profiles source failed to sync.
+func (Pi) OnboardingSyncError(message string) error {
+	return &OnboardingError{Message: message}
+}
+
+// OnboardingError is the failure of a first-run onboarding whose default
+// profiles source could not be synced.
+type OnboardingError struct {
+	// Message is the sync's failure message.
+	Message string
+}
+
+// Error returns upstream's message.
+func (e *OnboardingError) Error() string {
+	return "Cannot start Pi-native onboarding because the default profiles source failed to sync: " + e.Message +
+		". Fix the network/git issue or run `outfitter setup` once the source is reachable."
 }
 
 // NonInteractive reports whether pi args make a non-interactive launch

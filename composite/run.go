@@ -50,6 +50,11 @@ type Request struct {
 	// Cwd stands for the process working directory; empty means the
 	// project directory.
 	Cwd string
+	// Onboarding, when not nil, makes the run a first-run onboarding
+	// launch (upstream's bootstrap run, for an agent that onboards: see
+	// [Onboarder]); the adapter's [LaunchFinisher] sees it in
+	// [Input].Onboarding.
+	Onboarding *Onboarding
 }
 
 // StrictError is the failure of a --strict run that has warnings, before
@@ -173,7 +178,7 @@ func (r *Run) plan(root string, req Request, assets fs.FS, agents []string) erro
 		ProfileFolders: res.ProfileFolders, ProfilePaths: res.ProfilePaths,
 		PassThrough: req.PassThrough, Profile: skills.profile, Layers: res.Layers,
 		Settings: res.Settings, SettingsPaths: res.SettingsPaths, Assets: assets,
-		Cwd: req.Cwd, Env: req.Env,
+		Cwd: req.Cwd, Env: req.Env, Onboarding: req.Onboarding,
 	}
 	r.Input = in
 	c, warnings, err := r.Adapter.Compose(in)
@@ -201,16 +206,19 @@ func (r *Run) Materialize() ([]string, error) {
 
 // Launch returns the final launch plan: the planned one, completed by the
 // adapter when it is a [LaunchFinisher] (pi writes its launch extension
-// into the root for an interactive launch). Call it after the baseline
-// snapshot, as upstream does.
-func (r *Run) Launch() (LaunchPlan, error) {
+// into the root for an interactive launch), and the notices the adapter
+// prints before the launch (pi's /login notice). Call it after the
+// baseline snapshot, as upstream does.
+func (r *Run) Launch() (LaunchPlan, []string, error) {
 	plan := LaunchPlan{Command: r.Plan.Command, Args: slices.Clone(r.Plan.Args), Env: slices.Clone(r.Plan.Env)}
 	if f, ok := r.Adapter.(LaunchFinisher); ok {
-		if err := f.FinishLaunch(r.FS, r.Input, r.Composite, &plan); err != nil {
-			return LaunchPlan{}, err
+		notices, err := f.FinishLaunch(r.FS, r.Input, r.Composite, &plan)
+		if err != nil {
+			return LaunchPlan{}, nil, err
 		}
+		return plan, notices, nil
 	}
-	return plan, nil
+	return plan, nil, nil
 }
 
 // Cleanup removes the composite root unless --debug asked to keep it.

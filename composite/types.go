@@ -285,9 +285,25 @@ type BlockSchemaAdapter interface {
 type LaunchFinisher interface {
 	Adapter
 	// FinishLaunch completes plan, a copy of the planned launch plan, for
-	// the planned composite c; it may write below c.Root. [Run.Launch]
-	// calls it.
-	FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) error
+	// the planned composite c; it may write below c.Root (and through
+	// its links). It returns the notices to print before the launch.
+	// [Run.Launch] calls it.
+	FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]string, error)
+}
+
+// An Onboarder is an [Adapter] whose agent onboards a new user itself: a
+// run with no settings file yet, no --profile, in an interactive session
+// whose arguments are interactive for the agent, starts it with the
+// bootstrap profile and an [Onboarding] (upstream's pi-native first-run
+// onboarding).
+type Onboarder interface {
+	Adapter
+	// Interactive reports whether args (the profile's and the
+	// pass-through arguments) make an interactive session of the agent.
+	Interactive(args []string) bool
+	// OnboardingSyncError returns the error of an onboarding whose
+	// default profiles failed to sync with message.
+	OnboardingSyncError(message string) error
 }
 
 // An InstallHinter is an [Adapter] whose agent CLI has an install hint,

@@ -124,7 +124,7 @@ func TestUpstreamCaptures(t *testing.T) {
 				must(t, err)
 				_, err = r.Materialize()
 				must(t, err)
-				lp, err := r.Launch()
+				lp, _, err := r.Launch()
 				must(t, err)
 				root := r.Composite.Root
 				got := plan{Command: lp.Command}

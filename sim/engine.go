@@ -272,9 +272,12 @@ func (x *execution) takeBaseline() error {
 
 // launch builds the launch plan and records the composite at launch.
 func (x *execution) launch() error {
-	plan, err := x.run.Launch()
+	plan, notices, err := x.run.Launch()
 	if err != nil {
 		return err
+	}
+	for _, n := range notices {
+		x.emit(EventNotice, n)
 	}
 	r := x.r
 	r.Plan = plan

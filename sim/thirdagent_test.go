@@ -77,13 +77,13 @@ func (acme) Launch(in *composite.Input, c *composite.Composite) (composite.Launc
 
 // FinishLaunch leaves a boot file in the root, after the baseline, and
 // names it first on the command line.
-func (acme) FinishLaunch(fsys composite.FS, _ *composite.Input, c *composite.Composite, plan *composite.LaunchPlan) error {
+func (acme) FinishLaunch(fsys composite.FS, _ *composite.Input, c *composite.Composite, plan *composite.LaunchPlan) ([]string, error) {
 	boot := c.Abs("outfitter/acme-boot.txt")
 	if err := fsys.WriteFile(boot, []byte("booted\n"), 0o644); err != nil {
-		return err
+		return nil, err
 	}
 	plan.Args = append([]string{"--boot", boot}, plan.Args...)
-	return nil
+	return nil, nil
 }
 
 // thirdAgentRegistry registers acme after Outfitter's own agents.

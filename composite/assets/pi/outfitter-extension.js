@@ -1,2 +1,12 @@
-// Outfitter launch extension for pi (simulation stand-in).
+// Outfitter launch extension for pi (simulation stand-in). The launch
+// stamps the run's values over the literals below, as upstream does.
+const OUTFITTER_HOME = "__OUTFITTER_HOME__";
+const OUTFITTER_PROJECT = "__OUTFITTER_PROJECT__";
+const OUTFITTER_DEFAULT_PROFILES_PATH = "__OUTFITTER_DEFAULT_PROFILES_PATH__";
+const OUTFITTER_SETUP_SOURCE_URI = "__OUTFITTER_SETUP_SOURCE_URI__";
+const OUTFITTER_AUTO_OPEN = "__OUTFITTER_AUTO_OPEN__";
+const OUTFITTER_ACTIVE_PROFILE = "__OUTFITTER_ACTIVE_PROFILE__";
+const OUTFITTER_DEFAULT_SETTINGS_TEMPLATE = "__OUTFITTER_DEFAULT_SETTINGS_TEMPLATE__";
+const OUTFITTER_STARTUP_ASCII_ART = "__OUTFITTER_STARTUP_ASCII_ART__";
+const OUTFITTER_ASCII_ART = "__OUTFITTER_ASCII_ART__";
 export default function outfitter() {}
