@@ -27,6 +27,31 @@ func repoCacheDir(home, uri, ref string) string {
 	return path.Join(home, ".outfitter", "cache", "repos", cacheKey(uri+"#"+ref))
 }
 
+// RepoURI returns the repository URI of a remote source or remote
+// settings entry: uri as written, or git+https://github.com/<github>.git.
+func RepoURI(uri, github string) string { return repoURI(uri, github) }
+
+// CacheDir returns the directory a remote source's repository is cloned
+// into: home/.outfitter/cache/profiles/<key of the URI> for a uri source
+// without ref and path (the legacy layout), else
+// home/.outfitter/cache/repos/<key of URI#ref>; "" for a local source.
+// Its profiles are at [SourceDirectory].
+func (s Source) CacheDir(home string) string {
+	switch {
+	case !s.Remote():
+		return ""
+	case s.URI != "" && s.Ref == "" && s.Path == "":
+		return path.Join(home, ".outfitter", "cache", "profiles", cacheKey(s.URI))
+	}
+	return repoCacheDir(home, repoURI(s.URI, s.GitHub), s.Ref)
+}
+
+// CacheDir returns the directory the entry's repository is cloned into,
+// home/.outfitter/cache/repos/<key of URI#ref>.
+func (r RemoteSettings) CacheDir(home string) string {
+	return repoCacheDir(home, repoURI(r.URI, r.GitHub), r.Ref)
+}
+
 // SourceDirectory returns the local directory a profile source maps to:
 // the path itself for a local source, else a directory of the repository
 // cache under home/.outfitter/cache (never under cache_directory). An
@@ -36,9 +61,9 @@ func SourceDirectory(home string, s Source) (string, error) {
 		return s.Path, nil
 	}
 	if s.URI != "" && s.Ref == "" && s.Path == "" {
-		return path.Join(home, ".outfitter", "cache", "profiles", cacheKey(s.URI)), nil
+		return s.CacheDir(home), nil
 	}
-	return repoSubpath(repoCacheDir(home, repoURI(s.URI, s.GitHub), s.Ref), s.Path)
+	return repoSubpath(s.CacheDir(home), s.Path)
 }
 
 // repoSubpath joins a repository-relative path to repo, refusing absolute

@@ -84,7 +84,22 @@ func LoadSettings(fsys FS, home, project string, agents *Agents) (*LoadedSetting
 	return (*Cache)(nil).loadSettings(fsys, home, project, agents)
 }
 
+// LoadSettingsWith is [LoadSettings] with the remote settings read
+// chosen by the caller: remote returns, from the remote_settings entries
+// the local files declare, those whose cached files are read (nil or
+// none: the local files only), as upstream's sync reloads the settings
+// with the entries that synced.
+func LoadSettingsWith(fsys FS, home, project string, agents *Agents, remote func(declared []RemoteSettings) []RemoteSettings) (*LoadedSettings, error) {
+	return (*Cache)(nil).loadSettingsWith(fsys, home, project, agents, remote)
+}
+
 func (c *Cache) loadSettings(fsys FS, home, project string, agents *Agents) (*LoadedSettings, error) {
+	return c.loadSettingsWith(fsys, home, project, agents, nil)
+}
+
+// loadSettingsWith loads the settings; remote, when not nil, chooses the
+// remote settings entries read.
+func (c *Cache) loadSettingsWith(fsys FS, home, project string, agents *Agents, remote func([]RemoteSettings) []RemoteSettings) (*LoadedSettings, error) {
 	locals := []struct {
 		path  string
 		scope SettingsScope
@@ -106,12 +121,16 @@ func (c *Cache) loadSettings(fsys FS, home, project string, agents *Agents) (*Lo
 		}
 	}
 	merged := mergeSettings(stack)
-	if len(localIssues) > 0 || len(merged.RemoteSettings) == 0 {
+	refs := merged.RemoteSettings
+	if remote != nil && len(localIssues) == 0 {
+		refs = remote(slices.Clone(refs))
+	}
+	if len(localIssues) > 0 || len(refs) == 0 {
 		return &LoadedSettings{Settings: merged, Files: files(stack), Issues: localIssues}, nil
 	}
 	var pathIssues, fileIssues []*Issue
 	var remotes []*fileSettings
-	for i, ref := range merged.RemoteSettings {
+	for i, ref := range refs {
 		p, err := remoteSettingsPath(fsys, home, ref)
 		if err != nil {
 			pathIssues = append(pathIssues, &Issue{
@@ -145,6 +164,14 @@ func files(stack []*fileSettings) []SettingsFile {
 		out[i] = f.file
 	}
 	return out
+}
+
+// RemoteSettingsPath returns the cached file of a remote settings entry:
+// its path inside the entry's repository cache, or, for the default path
+// settings.yml when that file is absent, .outfitter/settings.yml when it
+// exists. An unsafe path gives a [*RemotePathError].
+func RemoteSettingsPath(fsys FS, home string, ref RemoteSettings) (string, error) {
+	return remoteSettingsPath(fsys, home, ref)
 }
 
 // remoteSettingsPath locates the cached file of a remote settings entry.

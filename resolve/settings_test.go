@@ -3,6 +3,7 @@ package resolve_test
 import (
 	"errors"
 	"io/fs"
+	"path"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -441,5 +442,55 @@ func TestSettingsFileKeys(t *testing.T) {
 	}
 	if len(l.Issues) != 0 {
 		t.Errorf("issues %v: an unknown key is not an issue of the run", l.Issues)
+	}
+}
+
+// TestLoadSettingsWith reads the remote settings the caller chooses among
+// those declared: none, or a subset, as a sync reloads with the entries
+// that synced.
+func TestLoadSettingsWith(t *testing.T) {
+	t.Parallel()
+	ok := resolve.RemoteSettings{GitHub: "example/ok", Ref: "main", Path: "settings.yml"}
+	failed := resolve.RemoteSettings{GitHub: "example/failed", Ref: "main", Path: "settings.yml"}
+	fsys := memTree(t, vfstest.Tree{
+		userSettings: file("remote_settings:\n  - {github: example/ok, ref: main, path: settings.yml}\n  - {github: example/failed, ref: main, path: settings.yml}\n"),
+	})
+	for _, r := range []struct {
+		ref  resolve.RemoteSettings
+		text string
+	}{{ok, "default_profile: from-ok\n"}, {failed, "default_profile: from-failed\n"}} {
+		name := r.ref.CacheDir(home) + "/settings.yml"
+		if err := fsys.MkdirAll(path.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := fsys.WriteFile(name, []byte(r.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name   string
+		remote func([]resolve.RemoteSettings) []resolve.RemoteSettings
+		want   string
+		files  int
+	}{
+		{name: "declared", want: "from-failed", files: 3},
+		{name: "none", remote: func([]resolve.RemoteSettings) []resolve.RemoteSettings { return nil }, want: "", files: 1},
+		{name: "the ones that synced", remote: func(declared []resolve.RemoteSettings) []resolve.RemoteSettings {
+			if len(declared) != 2 || declared[0] != ok {
+				t.Errorf("declared %v", declared)
+			}
+			return []resolve.RemoteSettings{ok}
+		}, want: "from-ok", files: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := resolve.LoadSettingsWith(fsys, home, project, agents(), tt.remote)
+			if err != nil || len(got.Issues) > 0 {
+				t.Fatalf("LoadSettingsWith: %v %v", err, got.Issues)
+			}
+			if got.Settings.DefaultProfile != tt.want || len(got.Files) != tt.files {
+				t.Errorf("default_profile %q from %d files, want %q from %d", got.Settings.DefaultProfile, len(got.Files), tt.want, tt.files)
+			}
+		})
 	}
 }
