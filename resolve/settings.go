@@ -86,9 +86,10 @@ func LoadSettings(fsys FS, home, project string, agents *Agents) (*LoadedSetting
 
 // LoadSettingsWith is [LoadSettings] with the remote settings read
 // chosen by the caller: remote returns, from the remote_settings entries
-// the local files declare, those whose cached files are read (nil or
-// none: the local files only), as upstream's sync reloads the settings
-// with the entries that synced.
+// the local files declare, those whose cached files are read (none: the
+// local files only), as upstream's sync reloads the settings with the
+// entries that synced; a nil remote reads every declared entry, as
+// LoadSettings does.
 func LoadSettingsWith(fsys FS, home, project string, agents *Agents, remote func(declared []RemoteSettings) []RemoteSettings) (*LoadedSettings, error) {
 	return (*Cache)(nil).loadSettingsWith(fsys, home, project, agents, remote)
 }

@@ -1,0 +1,23 @@
+// Package sources fetches what a run needs from git repositories, as
+// upstream Outfitter does with the git CLI: the checkouts a launch plan
+// names (pi's git extensions, [Fetch]), the refresh of the
+// branch-tracking ones ([RefreshExtensions]), and `outfitter sync` of
+// remote profile sources and remote settings ([Sync], [SyncSource]).
+//
+// # Tools behind an interface
+//
+// Every git and npm command goes through a [Runner]: [Exec] runs the real
+// tools as child processes, on the host's paths, so the file system given
+// next to it must be the host's view (osfs.New()); a test gives a runner
+// of its own, or [Exec] with local bare repositories behind file:// URLs,
+// so that nothing reaches the network. The file system is used for what
+// upstream checks and writes itself: whether a checkout exists, the
+// sidecar of an extension cache, a failed clone removed.
+//
+// # Messages
+//
+// Progress lines ("outfitter: cloning catalog …") go to a progress
+// function, as upstream prints them on standard output before the agent
+// starts; results carry upstream's status words and messages, and
+// [SyncResult].Messages the lines `outfitter sync` prints.
+package sources

@@ -1,0 +1,328 @@
+package sources
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// Status is the outcome of syncing one source, upstream's words.
+type Status string
+
+// The outcomes of syncing a source. A sync that ran reports updated, as
+// upstream's git synchronizer does (it never reports unchanged).
+const (
+	StatusUpdated   Status = "updated"
+	StatusUnchanged Status = "unchanged"
+	StatusSkipped   Status = "skipped"
+	StatusFailed    Status = "failed"
+)
+
+// SourceResult is the sync of one remote profile source or remote
+// settings entry.
+type SourceResult struct {
+	// URI is the source as upstream shows it: its repository URI with
+	// credentials redacted, then #<ref> and :<path> when it has them.
+	URI string
+	// CacheDir is the repository's cache directory.
+	CacheDir string
+	// Status says what happened.
+	Status Status
+	// Message explains it: the profiles validated, where the remote
+	// settings file is, or the failure (credentials redacted).
+	Message string
+}
+
+// Line returns the line upstream's sync prints for the result.
+func (r SourceResult) Line() string {
+	return fmt.Sprintf("%s: %s -> %s (%s)", r.Status, r.URI, r.CacheDir, r.Message)
+}
+
+// Options configures [Sync] and [SyncSource].
+type Options struct {
+	// Home and Project are the directories, absolute paths of the file
+	// system.
+	Home, Project string
+	// Agents are the agents profiles may configure (validation of the
+	// synced profiles); nil means those of composite.DefaultRegistry.
+	Agents *resolve.Agents
+	// Runner runs git and npm; it must not be nil.
+	Runner Runner
+	// Progress, when not nil, receives the progress lines upstream
+	// prints while it clones and updates ("outfitter: cloning catalog
+	// <uri>…").
+	Progress func(string)
+}
+
+// SyncResult is what [Sync] did.
+type SyncResult struct {
+	// Sources are the results of the remote settings entries, then of
+	// the remote profile sources, in the settings' order.
+	Sources []SourceResult
+	// Extensions are the results of refreshing the extension caches.
+	Extensions []ExtensionResult
+	// Messages are the lines upstream's sync prints.
+	Messages []string
+}
+
+// SettingsError is a sync that cannot start, or cannot go on after the
+// remote settings synced, because the settings are invalid.
+type SettingsError struct {
+	// Issues are the problems, in upstream's order.
+	Issues []*resolve.Issue
+}
+
+// Error returns upstream's message.
+func (e *SettingsError) Error() string {
+	parts := make([]string, len(e.Issues))
+	for i, is := range e.Issues {
+		parts[i] = is.Error()
+	}
+	return "Cannot sync with invalid settings: " + strings.Join(parts, "; ")
+}
+
+// Unwrap returns the issues.
+func (e *SettingsError) Unwrap() []error {
+	errs := make([]error, len(e.Issues))
+	for i, is := range e.Issues {
+		errs[i] = is
+	}
+	return errs
+}
+
+// RefError is a git ref that could be read as an option of git.
+type RefError struct {
+	// Ref is the ref.
+	Ref string
+}
+
+// Error returns upstream's message.
+func (e *RefError) Error() string { return fmt.Sprintf("Git ref '%s' must not start with '-'.", e.Ref) }
+
+// Sync is upstream's `outfitter sync`: it syncs the remote settings
+// entries of the local settings files into the cache, reloads the
+// settings with the entries that synced, syncs every remote profile
+// source of those settings and validates its profiles, and refreshes the
+// branch-tracking extension caches. A source that fails is a result with
+// status failed, not an error; the error is for invalid settings (a
+// [*SettingsError]) or a file system that cannot be read.
+//
+// Upstream's gate of private GitHub catalogs, which asks the GitHub API
+// whether a repository is private, is not applied: every source is
+// synced, as upstream does when it cannot tell.
+func Sync(ctx context.Context, fsys FS, opts Options) (*SyncResult, error) {
+	mustRun(opts.Runner)
+	agents := opts.agents()
+	none := func([]resolve.RemoteSettings) []resolve.RemoteSettings { return nil }
+	local, err := resolve.LoadSettingsWith(fsys, opts.Home, opts.Project, agents, none)
+	if err != nil {
+		return nil, err
+	}
+	if len(local.Issues) > 0 {
+		return nil, &SettingsError{Issues: local.Issues}
+	}
+	out := &SyncResult{}
+	var synced []resolve.RemoteSettings
+	for _, ref := range local.Settings.RemoteSettings {
+		r := syncRemoteSettings(ctx, fsys, opts, ref)
+		out.Sources = append(out.Sources, r)
+		if r.Status != StatusFailed {
+			synced = append(synced, ref)
+		}
+	}
+	loaded, err := resolve.LoadSettingsWith(fsys, opts.Home, opts.Project, agents, func([]resolve.RemoteSettings) []resolve.RemoteSettings { return synced })
+	if err != nil {
+		return nil, err
+	}
+	if len(loaded.Issues) > 0 {
+		return nil, &SettingsError{Issues: loaded.Issues}
+	}
+	for _, s := range loaded.Settings.ProfileSources {
+		if s.Remote() {
+			out.Sources = append(out.Sources, SyncSource(ctx, fsys, opts, s))
+		}
+	}
+	cache := loaded.Settings.CacheDirectory
+	if cache == "" {
+		cache = path.Join(opts.Home, ".outfitter", "cache")
+	}
+	if out.Extensions, err = RefreshExtensions(ctx, fsys, opts.Runner, cache, opts.Progress); err != nil {
+		return nil, err
+	}
+	if len(out.Sources) == 0 && len(out.Extensions) == 0 {
+		out.Messages = []string{"No URI profile or remote settings sources configured; nothing to sync."}
+		return out, nil
+	}
+	for _, r := range out.Sources {
+		out.Messages = append(out.Messages, r.Line())
+	}
+	for _, e := range out.Extensions {
+		out.Messages = append(out.Messages, fmt.Sprintf("%s: pi extension %s (%s)", e.Status, e.Source, e.Message))
+	}
+	return out, nil
+}
+
+func (o Options) agents() *resolve.Agents {
+	if o.Agents != nil {
+		return o.Agents
+	}
+	return defaultAgents()
+}
+
+// remote is what the git synchronizer needs of a remote source.
+type remote struct {
+	uri, github, ref, path string
+}
+
+func (r remote) repoURI() string { return resolve.RepoURI(r.uri, r.github) }
+
+// display is the source as upstream shows it.
+func (r remote) display() string {
+	s := resolve.RedactURI(r.repoURI())
+	if r.ref != "" {
+		s += "#" + r.ref
+	}
+	if r.path != "" {
+		s += ":" + r.path
+	}
+	return s
+}
+
+// failure is the result of a source whose sync failed, its credentials
+// redacted from the message.
+func (r remote) failure(dir string, err error) SourceResult {
+	msg := err.Error()
+	uri := r.repoURI()
+	msg = strings.ReplaceAll(msg, uri, resolve.RedactURI(uri))
+	plain := strings.TrimPrefix(uri, "git+")
+	msg = strings.ReplaceAll(msg, plain, resolve.RedactURI(plain))
+	return SourceResult{URI: r.display(), CacheDir: dir, Status: StatusFailed, Message: msg}
+}
+
+// syncRemoteSettings syncs one remote settings entry and checks that its
+// settings file is there.
+func syncRemoteSettings(ctx context.Context, fsys FS, opts Options, ref resolve.RemoteSettings) SourceResult {
+	src := remote{uri: ref.URI, github: ref.GitHub, ref: ref.Ref, path: ref.Path}
+	dir := ref.CacheDir(opts.Home)
+	if _, err := resolve.RemoteSettingsPath(fsys, opts.Home, ref); err != nil {
+		return src.failure(dir, err) // an unsafe path: git is not run
+	}
+	status, err := gitSync(ctx, fsys, opts, src, dir)
+	if err != nil {
+		return src.failure(dir, err)
+	}
+	file, err := resolve.RemoteSettingsPath(fsys, opts.Home, ref)
+	if err != nil {
+		return src.failure(dir, err)
+	}
+	if _, err := vfs.Stat(fsys, file); err != nil {
+		return SourceResult{URI: src.display(), CacheDir: dir, Status: StatusFailed, Message: "Remote settings file not found: " + file}
+	}
+	return SourceResult{URI: src.display(), CacheDir: dir, Status: status, Message: "Remote settings file available at " + file + "."}
+}
+
+// SyncSource syncs one remote profile source into its cache directory
+// and validates the profiles it holds, as upstream's sync does for each
+// source and its first-run onboarding does for the default profiles.
+func SyncSource(ctx context.Context, fsys FS, opts Options, s resolve.Source) SourceResult {
+	mustRun(opts.Runner)
+	src := remote{uri: s.URI, github: s.GitHub, ref: s.Ref, path: s.Path}
+	dir := s.CacheDir(opts.Home)
+	profiles, err := resolve.SourceDirectory(opts.Home, s)
+	if err != nil {
+		return src.failure(dir, err)
+	}
+	status, err := gitSync(ctx, fsys, opts, src, dir)
+	if err != nil {
+		return src.failure(dir, err)
+	}
+	layers, issues := resolve.LoadSource(fsys, resolve.Source{Path: profiles, Only: s.Only, Except: s.Except}, opts.agents())
+	if len(issues) > 0 {
+		parts := make([]string, len(issues))
+		for i, is := range issues {
+			parts[i] = is.Error()
+		}
+		return SourceResult{URI: src.display(), CacheDir: dir, Status: StatusFailed, Message: "Synced source failed profile validation: " + strings.Join(parts, "; ")}
+	}
+	msg := fmt.Sprintf("%d profiles validated.", len(layers))
+	if len(layers) == 1 {
+		msg = "1 profile validated."
+	}
+	return SourceResult{URI: src.display(), CacheDir: dir, Status: status, Message: msg}
+}
+
+// gitSync is upstream's git synchronizer: a cache that exists is fetched
+// and fast-forwarded, or moved to the ref; one that does not is cloned,
+// shallow and single-branch, at the ref when there is one.
+func gitSync(ctx context.Context, fsys FS, opts Options, src remote, dir string) (Status, error) {
+	if err := vfs.MkdirAll(fsys, path.Dir(dir), 0o755); err != nil {
+		return "", err
+	}
+	run := opts.Runner
+	if _, err := vfs.Stat(fsys, dir); err == nil {
+		say(opts.Progress, "outfitter: updating catalog "+src.display()+"…")
+		if _, err := run.Run(ctx, "", "git", "-C", dir, "fetch", "--all", "--tags"); err != nil {
+			return "", err
+		}
+		if src.ref == "" {
+			_, err := run.Run(ctx, "", "git", "-C", dir, "pull", "--ff-only")
+			return StatusUpdated, err
+		}
+		return StatusUpdated, checkoutRef(ctx, run, dir, src.ref)
+	}
+	say(opts.Progress, "outfitter: cloning catalog "+src.display()+"…")
+	url := strings.TrimPrefix(src.repoURI(), "git+")
+	if src.ref == "" {
+		_, err := run.Run(ctx, "", "git", "clone", "--depth", "1", "--single-branch", "--", url, dir)
+		return StatusUpdated, err
+	}
+	if strings.HasPrefix(src.ref, "-") {
+		return "", &RefError{Ref: src.ref}
+	}
+	if _, err := run.Run(ctx, "", "git", "clone", "--depth", "1", "--single-branch", "--branch", src.ref, "--", url, dir); err == nil {
+		return StatusUpdated, nil
+	} else if ctx.Err() != nil {
+		return "", err
+	}
+	// A ref that is no branch or tag (a commit): a full clone, then the
+	// checkout.
+	if err := vfs.RemoveAll(fsys, dir); err != nil {
+		return "", err
+	}
+	if _, err := run.Run(ctx, "", "git", "clone", "--", url, dir); err != nil {
+		return "", err
+	}
+	return StatusUpdated, checkoutRef(ctx, run, dir, src.ref)
+}
+
+// checkoutRef checks out ref in a clone: the remote branch of that name
+// when there is one (as a local branch reset to it), else the ref itself.
+func checkoutRef(ctx context.Context, run Runner, dir, ref string) error {
+	if strings.HasPrefix(ref, "-") {
+		return &RefError{Ref: ref}
+	}
+	branch := "refs/remotes/origin/" + ref
+	if _, err := run.Run(ctx, "", "git", "-C", dir, "rev-parse", "--verify", "--quiet", branch); err == nil {
+		_, err := run.Run(ctx, "", "git", "-C", dir, "checkout", "-B", ref, branch)
+		return err
+	} else if ctx.Err() != nil {
+		return err
+	}
+	_, err := run.Run(ctx, "", "git", "-C", dir, "checkout", ref)
+	return err
+}
+
+// defaultAgents are the agents of Outfitter's registry.
+func defaultAgents() *resolve.Agents { return composite.DefaultRegistry().Agents() }
+
+// mustRun panics on a missing runner, a programmer's error.
+func mustRun(run Runner) {
+	if run == nil {
+		panic("sources: nil Runner")
+	}
+}
