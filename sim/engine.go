@@ -10,6 +10,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/sim/sources"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/writeback"
 )
@@ -55,6 +56,14 @@ type Options struct {
 	// Registry holds the agents a run may use; nil means
 	// composite.DefaultRegistry.
 	Registry *composite.Registry
+	// Tools runs git and npm for what a run fetches, on the paths of the
+	// run's file system (sources.Exec runs the real tools, on the host's
+	// file system): the checkouts the launch plan names that do not exist
+	// yet (pi's git extensions, see sources.Fetch), fetched after the
+	// baseline and before the launch, and on a first-run onboarding the
+	// default profiles. nil fetches nothing: an absent checkout stays
+	// absent, and no run onboards.
+	Tools sources.Runner
 }
 
 // registry returns the agents of the runs.
@@ -78,6 +87,13 @@ type Spec struct {
 	Args []string
 	// Interactive reports an interactive session (a TTY upstream).
 	Interactive bool
+	// ForceOnboarding makes the run a first-run onboarding even when the
+	// settings file exists (upstream's forceRuntimeOnboarding), the other
+	// conditions holding.
+	ForceOnboarding bool
+	// SetupSource is the setup source a first-run onboarding offers
+	// (upstream's setupSourceUri); "" when none.
+	SetupSource string
 }
 
 // Result is what one run produced. Fields after the launch are set only
@@ -191,7 +207,7 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 			err = fmt.Errorf("clean up composite root: %w", cerr)
 		}
 	}()
-	for _, step := range []func() error{x.materialize, x.takeBaseline, x.launch} {
+	for _, step := range []func() error{x.materialize, x.takeBaseline, x.fetch, x.launch} {
 		if err := step(); err != nil {
 			return err
 		}
@@ -204,17 +220,24 @@ func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options,
 	return x.handleChanges()
 }
 
-// plan resolves the profile and plans the composite.
+// plan resolves the profile, or takes the bootstrap profile of a
+// first-run onboarding, and plans the composite.
 func (x *execution) plan() error {
-	res, err := resolve.Load(x.fsys, resolveOptions(x.spec, x.opts))
+	onboarding, onb, err := x.onboarding()
 	if err != nil {
+		return err
+	}
+	var res *resolve.Result
+	if onboarding != nil {
+		res = bootstrapResult(x.spec, onb.ID())
+	} else if res, err = resolve.Load(x.fsys, resolveOptions(x.spec, x.opts)); err != nil {
 		return err
 	}
 	x.res = res
 	x.r.Resolution = res
 	x.r.ProfileID, x.r.AgentID = res.ProfileID, res.AgentID
 	copts := composite.Options{TempDir: x.opts.TempDir, Rand: x.opts.Rand, Clock: x.opts.Clock, Assets: x.opts.Assets, Registry: x.opts.registry()}
-	req := composite.Request{Result: res, PassThrough: x.spec.Args, Strict: x.spec.Strict, Env: x.opts.Env, Cwd: x.opts.Cwd}
+	req := composite.Request{Result: res, PassThrough: x.spec.Args, Strict: x.spec.Strict, Env: x.opts.Env, Cwd: x.opts.Cwd, Onboarding: onboarding}
 	if x.run, err = composite.Plan(x.fsys, req, copts); err != nil {
 		return err
 	}
@@ -268,6 +291,15 @@ func (x *execution) takeBaseline() error {
 		return fmt.Errorf("baseline snapshot: %w", err)
 	}
 	return nil
+}
+
+// fetch makes the checkouts the launch plan names that do not exist yet,
+// when the run has tools; a failure fails the run before the launch.
+func (x *execution) fetch() error {
+	if x.opts.Tools == nil {
+		return nil
+	}
+	return sources.Fetch(x.ctx, x.fsys, x.opts.Tools, x.run.Checkouts(), func(line string) { x.emit(EventNotice, line) })
 }
 
 // launch builds the launch plan and records the composite at launch.
