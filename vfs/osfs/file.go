@@ -5,6 +5,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // file is an open host file whose errors and Name speak of the vfs name.
@@ -20,14 +22,9 @@ type file struct {
 // Name returns the vfs name the file was opened with.
 func (fl *file) Name() string { return fl.name }
 
+// fix names the vfs name in an error of the host file.
 func (fl *file) fix(err error) error {
-	if err == nil {
-		return nil
-	}
-	if pe, ok := err.(*fs.PathError); ok {
-		return &fs.PathError{Op: pe.Op, Path: fl.name, Err: pe.Err}
-	}
-	return err
+	return vfs.WithNames(err, func(string) string { return fl.name })
 }
 
 // Read reads from the file.

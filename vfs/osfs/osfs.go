@@ -51,28 +51,22 @@ func (f *FS) Root() string { return f.root }
 // pathErr returns err as an *fs.PathError naming the caller's name. An error
 // from package os keeps its op and errno but loses its host path.
 func pathErr(op, name string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+	if _, ok := errors.AsType[*fs.PathError](err); ok {
+		return vfs.WithNames(err, func(string) string { return name })
 	}
-	var se *os.SyscallError
-	if errors.As(err, &se) {
-		return &fs.PathError{Op: op, Path: name, Err: se.Err}
+	if se, ok := errors.AsType[*os.SyscallError](err); ok {
+		err = se.Err
 	}
 	return &fs.PathError{Op: op, Path: name, Err: err}
 }
 
-// linkErr returns err as an *os.LinkError naming the caller's names.
+// linkErr returns err as an *os.LinkError naming the caller's names. An
+// error from package os keeps its errno, and a link error its op.
 func linkErr(op, oldname, newname string, err error) error {
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return &os.LinkError{Op: le.Op, Old: oldname, New: newname, Err: le.Err}
+	if le, ok := errors.AsType[*os.LinkError](err); ok {
+		op = le.Op
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return &os.LinkError{Op: op, Old: oldname, New: newname, Err: err}
+	return &os.LinkError{Op: op, Old: oldname, New: newname, Err: vfs.Cause(err)}
 }
 
 // checkAbs refuses a relative name, which neither view gives a meaning.
