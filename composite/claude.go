@@ -26,13 +26,13 @@ func (Claude) Declarations() []Declaration { return slices.Clone(claudeDeclarati
 
 // claudeDeclarations is read only.
 var claudeDeclarations = []Declaration{
-	decl("settings.json", sy, sy, wa, er, pr),
-	decl("agents/", sy, sy, di, wa, er, pr),
-	decl("skills/", sy, sy, di, wa, er, pr),
-	decl("commands/", sy, sy, di, wa, er, pr),
-	decl("plugins/", sy, sy, di, wa, er, pr),
-	decl("projects/", sy, sy, di, wa, er),
-	decl("debug/", sy, sy, di, wa, er),
+	decl("settings.json", StrategySymlink, StrategySymlink, StrategyWarn, StrategyError, StrategyPrompt),
+	decl("agents/", StrategySymlink, StrategySymlink, StrategyDiscard, StrategyWarn, StrategyError, StrategyPrompt),
+	decl("skills/", StrategySymlink, StrategySymlink, StrategyDiscard, StrategyWarn, StrategyError, StrategyPrompt),
+	decl("commands/", StrategySymlink, StrategySymlink, StrategyDiscard, StrategyWarn, StrategyError, StrategyPrompt),
+	decl("plugins/", StrategySymlink, StrategySymlink, StrategyDiscard, StrategyWarn, StrategyError, StrategyPrompt),
+	decl("projects/", StrategySymlink, StrategySymlink, StrategyDiscard, StrategyWarn, StrategyError),
+	decl("debug/", StrategySymlink, StrategySymlink, StrategyDiscard, StrategyWarn, StrategyError),
 	unknownDeclaration(),
 }
 

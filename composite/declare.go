@@ -42,16 +42,10 @@ func decl(key string, def Strategy, allowed ...Strategy) Declaration {
 	return Declaration{Key: key, Default: def, Allowed: allowed}
 }
 
-const (
-	sy = StrategySymlink
-	di = StrategyDiscard
-	wa = StrategyWarn
-	er = StrategyError
-	pr = StrategyPrompt
-)
-
 // unknownDeclaration is the pseudo-path of both adapters.
-func unknownDeclaration() Declaration { return decl(UnknownPath, wa, di, wa, er, pr) }
+func unknownDeclaration() Declaration {
+	return decl(UnknownPath, StrategyWarn, StrategyDiscard, StrategyWarn, StrategyError, StrategyPrompt)
+}
 
 // StateSources says where an agent's declared state paths have their
 // durable sources (see [Input.StatePaths]).
