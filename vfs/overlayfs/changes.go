@@ -24,7 +24,7 @@ func (f *FS) Changes() (vfs.Delta, error) {
 		return vfs.Delta{}, err
 	}
 	names := up.Paths()
-	for p := range f.dead {
+	for p := range f.whiteouts {
 		if p != "/" {
 			if _, ok := up[p[1:]]; !ok {
 				names = append(names, p[1:])
@@ -158,7 +158,7 @@ func (c *changes) compare(rel string) error {
 		// Both are directories: lower children that no longer show are
 		// removed. Those that do show are unchanged, or names of the
 		// upper layer compared on their own.
-		if !c.f.isDead("/"+rel) && !c.deadAbove(rel) {
+		if !c.f.hasWhiteout("/"+rel) && !c.whiteoutAbove(rel) {
 			return nil
 		}
 		return c.removeMissingChildren(rel)
@@ -166,10 +166,10 @@ func (c *changes) compare(rel string) error {
 	return nil
 }
 
-// deadAbove reports whether an ancestor of rel is dead.
-func (c *changes) deadAbove(rel string) bool {
+// whiteoutAbove reports whether an ancestor of rel has a whiteout.
+func (c *changes) whiteoutAbove(rel string) bool {
 	for dir := path.Dir(rel); dir != "."; dir = path.Dir(dir) {
-		if c.f.isDead("/" + dir) {
+		if c.f.hasWhiteout("/" + dir) {
 			return true
 		}
 	}

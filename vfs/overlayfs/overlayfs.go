@@ -40,10 +40,10 @@ type FS struct {
 	mu    sync.RWMutex
 	lower vfs.FS
 	upper *vfs.MemFS
-	// dead holds the canonical names whose lower entries never show
+	// whiteouts holds the canonical names whose lower entries never show
 	// again: removed or replaced names. A directory of the upper layer
-	// whose name is dead is opaque. No dead name lies below another.
-	dead map[string]struct{}
+	// whose name has a whiteout is opaque. No whiteout lies below another.
+	whiteouts map[string]struct{}
 	// cacheMu guards lowerInfo and known, which readers fill while they
 	// share mu.
 	cacheMu sync.Mutex
@@ -105,7 +105,7 @@ func New(lower vfs.FS, opts Options) *FS {
 			_ = up.Chtimes("/", fi.ModTime(), fi.ModTime())
 		}
 	}
-	return &FS{lower: lower, upper: up, dead: map[string]struct{}{},
+	return &FS{lower: lower, upper: up, whiteouts: map[string]struct{}{},
 		lowerInfo: map[string]fs.FileInfo{}, known: map[string]knownEntry{}}
 }
 
@@ -194,21 +194,23 @@ func missing(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, vfs.ErrNotDir)
 }
 
-func (f *FS) isDead(name string) bool {
-	_, ok := f.dead[name]
+// hasWhiteout reports whether the canonical name itself has a whiteout.
+func (f *FS) hasWhiteout(name string) bool {
+	_, ok := f.whiteouts[name]
 	return ok
 }
 
-// markDead records that the lower entry at name, and everything below it,
-// never shows again.
-func (f *FS) markDead(name string) {
-	for d := range f.dead {
+// whiteOut records a whiteout on name: the lower entry at name, and
+// everything below it, never shows again. The whiteouts below name are
+// folded into it.
+func (f *FS) whiteOut(name string) {
+	for d := range f.whiteouts {
 		if name == "/" || len(d) > len(name) && d[len(name)] == '/' && d[:len(name)] == name {
-			delete(f.dead, d)
+			delete(f.whiteouts, d)
 		}
 	}
 	// The name may be part of a caller's longer string: keep a copy.
-	f.dead[strings.Clone(name)] = struct{}{}
+	f.whiteouts[strings.Clone(name)] = struct{}{}
 }
 
 // rootInfo returns the information of "/", which always lives in the
@@ -240,7 +242,7 @@ func (f *FS) lowerShows(fr *frame) (bool, error) {
 // was removed or replaced.
 func (f *FS) lowerShowsAt(dir string) (bool, error) {
 	shows := func(p string) (bool, error) {
-		if f.isDead(p) {
+		if f.hasWhiteout(p) {
 			return false, nil
 		}
 		fi, err := f.lowerLstat(p)
@@ -322,7 +324,7 @@ func (f *FS) lookChild(dir *frame, p string) (entry, bool, error) {
 			return entry{path: p, info: fi, upper: true}, true, nil
 		}
 	}
-	if f.isDead(p) {
+	if f.hasWhiteout(p) {
 		return entry{path: p}, false, nil
 	}
 	ok, err := f.lowerShows(dir)
@@ -428,18 +430,18 @@ func (f *FS) readDir(stack []frame) ([]fs.DirEntry, error) {
 		return nil, vfs.Cause(err)
 	}
 	// key holds the directory's name and a slash; a child's name is
-	// appended to it to look it up among the dead ones.
+	// appended to it to look it up among the whiteouts.
 	var keyBuf [128]byte
 	key := append(keyBuf[:0], top.e.path...)
 	if top.e.path != "/" {
 		key = append(key, '/')
 	}
 	shows := func(de fs.DirEntry) bool {
-		if len(f.dead) == 0 {
+		if len(f.whiteouts) == 0 {
 			return true
 		}
-		_, dead := f.dead[string(append(key, de.Name()...))]
-		return !dead
+		_, hidden := f.whiteouts[string(append(key, de.Name()...))]
+		return !hidden
 	}
 	if len(up) == 0 {
 		// The listing is the caller's: keep the lower entries that show in

@@ -148,7 +148,7 @@ func (f *FS) lowerChildren(stack []frame, limit int) ([]entry, error) {
 			break
 		}
 		p := join(dir, de.Name())
-		if f.isDead(p) {
+		if f.hasWhiteout(p) {
 			continue
 		}
 		fi, err := de.Info()
@@ -358,7 +358,7 @@ func (f *FS) Remove(name string) error {
 		return err
 	}
 	if res.exists {
-		f.markDead(res.path)
+		f.whiteOut(res.path)
 	}
 	return nil
 }
@@ -382,7 +382,7 @@ func (f *FS) RemoveAll(name string) error {
 		return err
 	}
 	if res.exists && res.path != "/" {
-		f.markDead(res.path)
+		f.whiteOut(res.path)
 	}
 	return nil
 }
@@ -434,8 +434,8 @@ func (f *FS) Rename(oldname, newname string) error {
 		return err
 	}
 	if src.exists && src.path != dst.path {
-		f.markDead(src.path)
-		f.markDead(dst.path)
+		f.whiteOut(src.path)
+		f.whiteOut(dst.path)
 	}
 	return nil
 }
