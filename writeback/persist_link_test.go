@@ -61,9 +61,10 @@ func checkNoWriteThroughLink(t *testing.T, fsys vfs.ReadWriteFS, durable, bashrc
 	}
 }
 
-// TestPersistNeverWritesThroughAPlantedLink is finding 1 of the safety
-// review on the memory backend: the planted link at the old fixed
-// temporary name sent evil's content into ~/.bashrc.
+// TestPersistNeverWritesThroughAPlantedLink, on the memory backend: a
+// link the agent planted at a name a persist might write to first (a
+// fixed temporary name once sent evil's content into ~/.bashrc) is never
+// written through.
 func TestPersistNeverWritesThroughAPlantedLink(t *testing.T) {
 	t.Parallel()
 	mem := vfs.NewMemFS(vfs.MemOptions{})

@@ -56,9 +56,9 @@ func checkProfileWhole(t *testing.T, mem *vfs.MemFS, real, context string) bool 
 	return string(data) == profileRecorded
 }
 
-// TestRecordAtEveryCrashPoint is finding 2 of the safety review: the
-// "always" answer edited profile.yml in place, so an interruption between
-// the truncation and the write left it empty. For every crash point the
+// TestRecordAtEveryCrashPoint: the "always" answer must not edit
+// profile.yml in place, where an interruption between the truncation and
+// the write would leave it empty. For every crash point the
 // file must hold the old or the new document, whole, and keep its mode.
 func TestRecordAtEveryCrashPoint(t *testing.T) {
 	t.Parallel()

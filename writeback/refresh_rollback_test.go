@@ -35,11 +35,11 @@ func afterWrite(kind faultfs.Kind, name string) func(faultfs.Op) bool {
 	}
 }
 
-// TestRefreshRollsBackWhenTheBaselineFails is finding 6 of the safety
-// review: re-fingerprinting failed after the new files were written and
-// the caller, keeping its old baseline, then blamed the agent for the
-// refresh's own writes (a replaced link, undeclared files). The refresh
-// is now rolled back: the composite matches the old baseline again.
+// TestRefreshRollsBackWhenTheBaselineFails: when re-fingerprinting fails
+// after the new files were written, the caller keeps its old baseline and
+// would blame the agent for the refresh's own writes (a replaced link,
+// undeclared files); so the refresh is rolled back, and the composite
+// matches the old baseline again.
 func TestRefreshRollsBackWhenTheBaselineFails(t *testing.T) {
 	t.Parallel()
 	fsys, paths, baseline := liveRun(t)

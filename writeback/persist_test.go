@@ -14,10 +14,10 @@ import (
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
-// TestReviewPersistDirectoryLinks: a prompt directory holding links to
-// outside is copied with the links as links; a durable child that is a
-// link is never written through.
-func TestReviewPersistDirectoryLinks(t *testing.T) {
+// TestPersistCopiesADirectorysLinksAsLinks: a prompt directory holding
+// links to outside is copied with the links as links; a durable child that
+// is a link is never written through.
+func TestPersistCopiesADirectorysLinksAsLinks(t *testing.T) {
 	mem := vfs.NewMemFS(vfs.MemOptions{})
 	vfstest.Build(t, mem, "/", vfstest.Tree{
 		root[1:] + "/plugins/ssh":          vfstest.Link(home + "/.ssh"),
@@ -44,9 +44,9 @@ func TestReviewPersistDirectoryLinks(t *testing.T) {
 	}
 }
 
-// TestReviewPersistRefusesEscapingKeys: keys that climb out of the root
+// TestPersistRefusesKeysLeavingTheRoot: keys that climb out of the root
 // are refused before anything is read or written.
-func TestReviewPersistRefusesEscapingKeys(t *testing.T) {
+func TestPersistRefusesKeysLeavingTheRoot(t *testing.T) {
 	for _, key := range []string{"../x", "..", "a/../../x", "/etc/passwd", "../"} {
 		mem := vfs.NewMemFS(vfs.MemOptions{})
 		vfstest.Build(t, mem, "/", vfstest.Tree{"tmp/x": vfstest.File("outside"), root[1:]: vfstest.Dir()})

@@ -10,11 +10,11 @@ import (
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
-// TestReviewRecordThroughLink: a profile file that is a link to a dotfiles
+// TestRecordEditsTheTargetOfALinkedProfile: a profile file that is a link to a dotfiles
 // checkout is edited in place of its target; the link stays a link and
 // nothing but the state_persistence mapping changes (blank lines are
 // dropped by the re-encoding: cosmetic).
-func TestReviewRecordThroughLink(t *testing.T) {
+func TestRecordEditsTheTargetOfALinkedProfile(t *testing.T) {
 	long := strings.TrimSpace(strings.Repeat("word ", 40))
 	doc := "# my profile\nid: eng\n\n" +
 		"description: " + long + "\n" +

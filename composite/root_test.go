@@ -12,32 +12,30 @@ import (
 	"github.com/outfitter-go/vfsim/vfs/osfs"
 )
 
-// reviewFS is the file system the cleanup review tests run on.
-type reviewFS interface {
-	vfs.ReadWriteFS
-}
-
-func reviewBackends(t *testing.T) map[string]func(t *testing.T) (reviewFS, string) {
+// rootBackends are the file systems the tests of a root's cleanup and
+// sweep run on, each with the directory its machine lives in: memory, the
+// host (in a temporary directory) and a rooted host directory.
+func rootBackends(t *testing.T) map[string]func(t *testing.T) (vfs.ReadWriteFS, string) {
 	t.Helper()
-	return map[string]func(t *testing.T) (reviewFS, string){
-		"mem": func(t *testing.T) (reviewFS, string) {
+	return map[string]func(t *testing.T) (vfs.ReadWriteFS, string){
+		"mem": func(t *testing.T) (vfs.ReadWriteFS, string) {
 			t.Helper()
 			return vfs.NewMemFS(vfs.MemOptions{}), "/"
 		},
-		"host": func(t *testing.T) (reviewFS, string) {
+		"host": func(t *testing.T) (vfs.ReadWriteFS, string) {
 			t.Helper()
 			return osfs.New(), t.TempDir() + "/"
 		},
-		"rooted": func(t *testing.T) (reviewFS, string) {
+		"rooted": func(t *testing.T) (vfs.ReadWriteFS, string) {
 			t.Helper()
 			return osfs.NewRooted(t.TempDir()), "/"
 		},
 	}
 }
 
-// reviewMachine lays out a temp dir and a durable pi folder holding
+// rootMachine lays out a temp dir and a durable pi folder holding
 // auth.json ("SECRET") below base, and returns both directories.
-func reviewMachine(t *testing.T, fsys reviewFS, base string) (tmp, durable string) {
+func rootMachine(t *testing.T, fsys vfs.ReadWriteFS, base string) (tmp, durable string) {
 	t.Helper()
 	tmp, durable = base+"tmp", base+"home/.pi/agent"
 	must(t, fsys.MkdirAll(tmp, 0o755))
@@ -46,13 +44,13 @@ func reviewMachine(t *testing.T, fsys reviewFS, base string) (tmp, durable strin
 	return tmp, durable
 }
 
-// TestReviewCleanupRootReplacedByLink: an agent that replaced its root by
+// TestCleanupUnlinksARootReplacedByALink: an agent that replaced its root by
 // a link to durable data loses nothing at cleanup.
-func TestReviewCleanupRootReplacedByLink(t *testing.T) {
-	for name, mk := range reviewBackends(t) {
+func TestCleanupUnlinksARootReplacedByALink(t *testing.T) {
+	for name, mk := range rootBackends(t) {
 		t.Run(name, func(t *testing.T) {
 			fsys, base := mk(t)
-			tmp, durable := reviewMachine(t, fsys, base)
+			tmp, durable := rootMachine(t, fsys, base)
 			root, err := composite.CreateRoot(fsys, tmp, "eng", "pi", nil)
 			must(t, err)
 			must(t, fsys.RemoveAll(root))
@@ -68,13 +66,13 @@ func TestReviewCleanupRootReplacedByLink(t *testing.T) {
 	}
 }
 
-// TestReviewCleanupLinksInsideRoot: links planted in the root (to a file,
+// TestCleanupUnlinksLinksInsideTheRoot: links planted in the root (to a file,
 // a directory, a parent of the root) are unlinked, never followed.
-func TestReviewCleanupLinksInsideRoot(t *testing.T) {
-	for name, mk := range reviewBackends(t) {
+func TestCleanupUnlinksLinksInsideTheRoot(t *testing.T) {
+	for name, mk := range rootBackends(t) {
 		t.Run(name, func(t *testing.T) {
 			fsys, base := mk(t)
-			tmp, durable := reviewMachine(t, fsys, base)
+			tmp, durable := rootMachine(t, fsys, base)
 			must(t, fsys.MkdirAll(durable+"/plugins", 0o755))
 			must(t, fsys.WriteFile(durable+"/plugins/p.json", []byte("p"), 0o644))
 			root, err := composite.CreateRoot(fsys, tmp, "eng", "pi", nil)
@@ -95,13 +93,13 @@ func TestReviewCleanupLinksInsideRoot(t *testing.T) {
 	}
 }
 
-// TestReviewSweepSkipsLinksAndFresh: a link named like a stale root (to a
+// TestSweepSkipsLinksAndFreshRoots: a link named like a stale root (to a
 // directory with an old mtime) and a fresh root survive the sweep.
-func TestReviewSweepSkipsLinksAndFresh(t *testing.T) {
-	for name, mk := range reviewBackends(t) {
+func TestSweepSkipsLinksAndFreshRoots(t *testing.T) {
+	for name, mk := range rootBackends(t) {
 		t.Run(name, func(t *testing.T) {
 			fsys, base := mk(t)
-			tmp, durable := reviewMachine(t, fsys, base)
+			tmp, durable := rootMachine(t, fsys, base)
 			old := time.Now().Add(-30 * 24 * time.Hour)
 			must(t, fsys.Chtimes(durable, old, old))
 			link := tmp + "/outfitter-eng-pi-AAAAAA"
@@ -121,10 +119,10 @@ func TestReviewSweepSkipsLinksAndFresh(t *testing.T) {
 	}
 }
 
-// TestReviewSweepAnyOutfitterPrefix records that the sweep removes any
+// TestSweepRemovesAnyStaleOutfitterDirectory: the sweep removes any
 // stale real directory whose name starts with "outfitter-", as upstream's
 // does, not only names of the root pattern.
-func TestReviewSweepAnyOutfitterPrefix(t *testing.T) {
+func TestSweepRemovesAnyStaleOutfitterDirectory(t *testing.T) {
 	dir := t.TempDir()
 	keep := filepath.Join(dir, "outfitter-notes")
 	if err := os.MkdirAll(keep, 0o755); err != nil {
