@@ -3,14 +3,10 @@ package composite
 import (
 	"fmt"
 	"io/fs"
-	"path"
-	"regexp"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/outfitter-go/vfsim/resolve"
-	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // aliases maps the snake_case spelling of a control to its camelCase alias.
@@ -73,101 +69,18 @@ func (in *Input) Unsupported(generic, block []string) []string {
 	return warnings
 }
 
-// looksLikePath is upstream's heuristic for a raw prompt that names a file.
-var looksLikePath = regexp.MustCompile(`(?i)^[^/\s]+(/[^/\s]+)*/[^/\s]+\.(md|markdown|txt|prompt)$`)
-
 // AppendPrompts resolves the layered append_system_prompt entries for the
-// input's agent, highest layer first (an agent block replaces the generic
-// entries within its layer), falling back to those of c when no layer has
-// any, and returns the prompt texts and the warnings.
+// input's agent with [resolve.AppendSystemPrompts], falling back to those
+// of c when no layer has any, and returns the prompt texts and the
+// warnings, each "<agent> <message> (<pointer>)" as upstream's adapters
+// word them.
 func (in *Input) AppendPrompts(c Controls) ([]string, []string) {
-	var prompts, warnings []string
-	resolveEntry := func(e resolve.PromptEntry, layer *resolve.Layer, pointer string) {
-		warn := func(msg string) {
-			warnings = append(warnings, fmt.Sprintf("%s %s (%s)", in.Agent, msg, pointer))
-		}
-		switch e.Kind {
-		case resolve.PromptFile, resolve.PromptRepoFile:
-			base := ""
-			if e.Kind == resolve.PromptRepoFile {
-				base = in.Project
-			} else if layer != nil {
-				base = includeRoot(in.Home, layer)
-			}
-			p := e.Value
-			if !path.IsAbs(p) {
-				if base == "" {
-					p = ""
-				} else {
-					p = path.Join(base, p)
-				}
-			}
-			var data []byte
-			var err error = fs.ErrNotExist
-			if p != "" {
-				data, err = vfs.ReadFile(in.FS, p)
-			}
-			if err != nil {
-				kind := "file"
-				if e.Kind == resolve.PromptRepoFile {
-					kind = "repo_file"
-				}
-				warn(fmt.Sprintf("Prompt %s include '%s' was not found.", kind, e.Value))
-				return
-			}
-			prompts = append(prompts, string(data))
-		default:
-			t := strings.TrimSpace(e.Value)
-			if !strings.ContainsAny(t, " \n") && (strings.HasPrefix(t, "/") || strings.HasPrefix(t, "./") ||
-				strings.HasPrefix(t, "../") || strings.HasPrefix(t, "~/") || looksLikePath.MatchString(t)) {
-				warn(fmt.Sprintf("Raw append_system_prompt entry looks like a file path; use { file: '%s' }.", e.Value))
-			}
-			prompts = append(prompts, e.Value)
-		}
-	}
-	found := false
-	for i := len(in.Layers) - 1; i >= 0; i-- {
-		layer := &in.Layers[i]
-		if layer.Profile == nil {
-			continue
-		}
-		lc := layer.Profile.Controls
-		entries := lc.AppendSystemPrompt
-		if block := lc.Agent(in.Agent); block != nil && block.AppendSystemPrompt != nil {
-			entries = block.AppendSystemPrompt
-		}
-		for _, e := range entries {
-			found = true
-			resolveEntry(e, layer, layer.ProfilePath+"#/controls/append_system_prompt/0")
-		}
-	}
-	if !found {
-		for i, e := range c.AppendSystemPrompt {
-			resolveEntry(e, nil, fmt.Sprintf("<profile>#/controls/append_system_prompt/%d", i))
-		}
+	prompts, diags := resolve.AppendSystemPrompts(in.FS, resolve.PromptIncludes{Layers: in.Layers, Home: in.Home, Project: in.Project}, in.Agent, c.AppendSystemPrompt)
+	var warnings []string
+	for _, d := range diags {
+		warnings = append(warnings, fmt.Sprintf("%s %s (%s)", in.Agent, d.Message, d.Path))
 	}
 	return prompts, warnings
-}
-
-// includeRoot is the directory relative prompt files of a layer resolve
-// against (inferProfileIncludeSourceRoot).
-func includeRoot(home string, l *resolve.Layer) string {
-	dir := path.Dir(l.ProfilePath)
-	for d := dir; ; d = path.Dir(d) {
-		switch path.Base(d) {
-		case ".outfitter":
-			if home != "" && d == path.Join(home, ".outfitter") {
-				return d
-			}
-			return path.Dir(d)
-		case "outfitter":
-			return path.Dir(d)
-		}
-		if d == "/" || d == "." {
-			break
-		}
-	}
-	return l.SourceRoot
 }
 
 func hasAsset(assets fs.FS, name string) bool {

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -21,21 +22,32 @@ type Diagnostic struct {
 	Message string
 }
 
-var promptPathPattern = regexp.MustCompile(`(?i)^\S+/\S+\.(md|markdown|txt|prompt)$`)
+// The two patterns of upstream's looksLikePromptFilePath: a value that
+// starts like a path (/, ./, ../ or ~/) and goes on, or one that has a
+// slash and ends in a prompt file extension. A JavaScript "." is any
+// character but a line terminator.
+var (
+	promptPathStart = regexp.MustCompile(`^(\.?\.?/|~/)[^\n\r\x{2028}\x{2029}]`)
+	promptPathFile  = regexp.MustCompile(`(?i)[^\n\r\x{2028}\x{2029}]+/[^\n\r\x{2028}\x{2029}]+\.(md|markdown|txt|prompt)$`)
+)
 
 // looksLikePath reports whether a raw prompt string looks like a file path
-// that its author meant as an include.
+// that its author meant as an include, as upstream's looksLikePromptFilePath
+// decides: trimmed as JavaScript trims, it holds no space or newline and
+// matches one of its patterns.
 func looksLikePath(s string) bool {
-	t := strings.TrimSpace(s)
-	if t == "" || strings.ContainsAny(t, " \n\r\t") {
+	t := strings.TrimFunc(s, isJSSpace)
+	if strings.ContainsAny(t, " \n") {
 		return false
 	}
-	for _, p := range []string{"/", "./", "../", "~/"} {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
-	}
-	return promptPathPattern.MatchString(t)
+	return promptPathStart.MatchString(t) || promptPathFile.MatchString(t)
+}
+
+// isJSSpace reports whether JavaScript's String.prototype.trim removes r:
+// Unicode white space and line terminators, and the byte order mark, but
+// not the next-line control U+0085.
+func isJSSpace(r rune) bool {
+	return r == '\uFEFF' || r != '\u0085' && unicode.IsSpace(r)
 }
 
 // IncludeRoot returns the directory that relative file includes of a layer
@@ -61,67 +73,93 @@ func IncludeRoot(l Layer, home string) string {
 }
 
 // AppendSystemPrompts resolves the append_system_prompt entries for agent
-// from the layers, highest first (an agent block replaces the generic
-// value within its layer), falling back to the flattened profile when no
-// layer has any. File includes are read through fsys; missing ones and
-// raw strings that look like paths give warnings.
+// from the result's layers (see [AppendSystemPrompts]), falling back to
+// the flattened profile's entries for agent (its agent block's list, else
+// the generic one).
 func (r *Result) AppendSystemPrompts(fsys FS, agent string) ([]string, []Diagnostic) {
+	var fallback []PromptEntry
+	if r.Profile != nil {
+		fallback = agentPrompts(&r.Profile.Controls, agent)
+	}
+	return AppendSystemPrompts(fsys, PromptIncludes{Layers: r.Layers, Home: r.Home, Project: r.Project}, agent, fallback)
+}
+
+// PromptIncludes is what append_system_prompt entries resolve against.
+type PromptIncludes struct {
+	// Layers are the loaded profile definitions, lowest precedence first.
+	Layers []Layer
+	// Home is the user's home directory (see [IncludeRoot]).
+	Home string
+	// Project is the project directory, which repo_file includes resolve
+	// against; without one, a relative repo_file is not found.
+	Project string
+}
+
+// AppendSystemPrompts resolves the append_system_prompt entries for agent
+// as upstream's resolveAppendSystemPromptControl does: those of the layers,
+// highest first, where a layer's agent block replaces its generic value;
+// when no layer has any, the fallback entries (the merged controls'). A
+// file include resolves against its layer's [IncludeRoot] (a fallback
+// entry has none), a repo_file include against the project, an absolute
+// one as it is; each is read through fsys, and one that cannot be read is
+// reported as not found. A raw string that looks like a path is kept and
+// reported too. The diagnostics of a layer's entry name the layer's file
+// and index 0 (upstream resolves layered entries one at a time); those of
+// a fallback entry name "<profile>" and the entry's index.
+func AppendSystemPrompts(fsys vfs.FS, in PromptIncludes, agent string, fallback []PromptEntry) ([]string, []Diagnostic) {
 	var prompts []string
 	var diags []Diagnostic
-	found := false
-	for i := len(r.Layers) - 1; i >= 0; i-- {
-		l := r.Layers[i]
-		entries := agentPrompts(l.Profile.Controls.Object, agent)
-		for _, e := range entries {
-			found = true
-			p, d := r.resolvePrompt(fsys, e, l.ID, l.ProfilePath, IncludeRoot(l, r.Home))
-			prompts = append(prompts, p...)
-			diags = append(diags, d...)
+	add := func(e PromptEntry, id, pointer, root string) {
+		p, d := resolvePrompt(fsys, e, in.Project, root)
+		prompts = append(prompts, p...)
+		if d != "" {
+			diags = append(diags, Diagnostic{Severity: "warning", ProfileID: id, Path: pointer, Message: d})
 		}
 	}
-	if found || r.Profile == nil {
+	found := false
+	for i := len(in.Layers) - 1; i >= 0; i-- {
+		l := in.Layers[i]
+		if l.Profile == nil {
+			continue
+		}
+		for _, e := range agentPrompts(&l.Profile.Controls, agent) {
+			found = true
+			add(e, l.ID, l.ProfilePath+"#/controls/append_system_prompt/0", IncludeRoot(l, in.Home))
+		}
+	}
+	if found {
 		return prompts, diags
 	}
-	for _, e := range agentPrompts(r.Profile.Controls.Object, agent) {
-		p, d := r.resolvePrompt(fsys, e, "<merged>", "<profile>", "")
-		prompts = append(prompts, p...)
-		diags = append(diags, d...)
+	for i, e := range fallback {
+		add(e, "<merged>", fmt.Sprintf("<profile>#/controls/append_system_prompt/%d", i), "")
 	}
 	return prompts, diags
 }
 
-// agentPrompts is the agent block's value when defined, else the generic.
-func agentPrompts(controls *Object, agent string) []PromptEntry {
-	if a, ok := controls.val(agent).(*Object); ok {
-		for _, k := range []string{"appendSystemPrompt", "append_system_prompt"} {
-			if v, ok := a.Get(k); ok {
-				return promptEntries(v)
-			}
-		}
+// agentPrompts is the entries of the controls' agent block when it has
+// them, else the generic ones.
+func agentPrompts(c *Controls, agent string) []PromptEntry {
+	if a := c.Agent(agent); a != nil && a.AppendSystemPrompt != nil {
+		return a.AppendSystemPrompt
 	}
-	for _, k := range []string{"appendSystemPrompt", "append_system_prompt"} {
-		if v, ok := controls.Get(k); ok {
-			return promptEntries(v)
-		}
-	}
-	return nil
+	return c.AppendSystemPrompt
 }
 
-func (r *Result) resolvePrompt(fsys FS, e PromptEntry, id, profilePath, root string) ([]string, []Diagnostic) {
-	warn := func(msg string) []Diagnostic {
-		return []Diagnostic{{Severity: "warning", ProfileID: id, Path: profilePath + "#/controls/append_system_prompt/0", Message: msg}}
-	}
+// resolvePrompt returns the text of one entry and the message of its
+// diagnostic, "" for none. root is the directory of relative file
+// includes, "" for none.
+func resolvePrompt(fsys vfs.FS, e PromptEntry, project, root string) ([]string, string) {
 	var file, base, notFound string
 	switch e.Kind {
 	case PromptText:
 		if looksLikePath(e.Value) {
-			return []string{e.Value}, warn(fmt.Sprintf("Raw append_system_prompt entry looks like a file path; use { file: '%s' }.", e.Value))
+			return []string{e.Value}, fmt.Sprintf("Raw append_system_prompt entry looks like a file path; use { file: '%s' }.", e.Value)
 		}
-		return []string{e.Value}, nil
+		return []string{e.Value}, ""
 	case PromptFile:
 		base, notFound = root, fmt.Sprintf("Prompt file include '%s' was not found.", e.Value)
 	default:
-		base, notFound = r.Project, fmt.Sprintf("Prompt repo_file include '%s' was not found.", e.Value)
+		base, notFound = project, fmt.Sprintf("Prompt repo_file include '%s' was not found.", e.Value)
 	}
 	switch {
 	case path.IsAbs(e.Value):
@@ -129,11 +167,11 @@ func (r *Result) resolvePrompt(fsys FS, e PromptEntry, id, profilePath, root str
 	case base != "":
 		file = path.Join(base, e.Value)
 	default:
-		return nil, warn(notFound)
+		return nil, notFound
 	}
 	data, err := vfs.ReadFile(fsys, file)
 	if err != nil {
-		return nil, warn(notFound)
+		return nil, notFound
 	}
-	return []string{string(data)}, nil
+	return []string{string(data)}, ""
 }

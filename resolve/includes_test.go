@@ -1,6 +1,7 @@
 package resolve_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -128,6 +129,9 @@ func TestAppendSystemPrompts(t *testing.T) {
 	}
 }
 
+// TestAppendSystemPromptsFallback: the merged profile's entries are
+// resolved together, so each diagnostic names its entry's index (a
+// layer's entries are resolved one at a time, at index 0).
 func TestAppendSystemPromptsFallback(t *testing.T) {
 	t.Parallel()
 	p, issue := resolve.ParseProfile([]byte("controls: {append_system_prompt: [{file: rel.md}, {repo_file: r.md}, text]}\n"), "m", "/m.yml", agents())
@@ -141,9 +145,54 @@ func TestAppendSystemPromptsFallback(t *testing.T) {
 	}
 	want := []resolve.Diagnostic{
 		{Severity: "warning", ProfileID: "<merged>", Path: "<profile>#/controls/append_system_prompt/0", Message: "Prompt file include 'rel.md' was not found."},
-		{Severity: "warning", ProfileID: "<merged>", Path: "<profile>#/controls/append_system_prompt/0", Message: "Prompt repo_file include 'r.md' was not found."},
+		{Severity: "warning", ProfileID: "<merged>", Path: "<profile>#/controls/append_system_prompt/1", Message: "Prompt repo_file include 'r.md' was not found."},
 	}
 	if diff := cmp.Diff(want, diags); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
+
+// TestAppendSystemPromptsRawPaths: a raw entry is kept, and reported when
+// it looks like a path by upstream's rule: trimmed, it has no space or
+// newline, and starts with /, ./, ../ or ~/ and goes on, or has a slash
+// and ends in a prompt file extension.
+func TestAppendSystemPromptsRawPaths(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		raw  string
+		path bool
+		why  string
+	}{
+		{raw: "/etc/motd", path: true},
+		{raw: "./x", path: true},
+		{raw: "../x", path: true},
+		{raw: "~/x", path: true},
+		{raw: "/", why: "a prefix alone is not a path"},
+		{raw: "~/"},
+		{raw: "docs/guide.MD", path: true, why: "the extension is matched in any case"},
+		{raw: "a//b.prompt", path: true, why: "an empty segment still has a slash"},
+		{raw: "a\tb/c.txt", path: true, why: "a tab is not a space"},
+		{raw: "  docs/a.markdown \n", path: true, why: "trimmed first"},
+		{raw: "\ufeffdocs/a.md", path: true, why: "JavaScript trims a byte order mark"},
+		{raw: "\u0085docs/a.md", path: true, why: "JavaScript does not trim U+0085, which is still no space"},
+		{raw: "a.md", why: "no slash"},
+		{raw: "docs/a.mdx"},
+		{raw: "see docs/a.md", why: "prose has spaces"},
+		{raw: "line one\nline/two.md", why: "prose has newlines"},
+		{raw: "/\r", why: "a line terminator is not the rest of a path"},
+	}
+	for _, tc := range tests {
+		got, diags := resolve.AppendSystemPrompts(memTree(t, vfstest.Tree{"x": file("")}), resolve.PromptIncludes{}, "pi", []resolve.PromptEntry{{Kind: resolve.PromptText, Value: tc.raw}})
+		if !slices.Equal(got, []string{tc.raw}) {
+			t.Errorf("%q: prompts %q, want the entry kept", tc.raw, got)
+		}
+		var want []resolve.Diagnostic
+		if tc.path {
+			want = []resolve.Diagnostic{{Severity: "warning", ProfileID: "<merged>", Path: "<profile>#/controls/append_system_prompt/0",
+				Message: "Raw append_system_prompt entry looks like a file path; use { file: '" + tc.raw + "' }."}}
+		}
+		if diff := cmp.Diff(want, diags); diff != "" {
+			t.Errorf("%q (%s): diagnostics (-want +got):\n%s", tc.raw, tc.why, diff)
+		}
 	}
 }
