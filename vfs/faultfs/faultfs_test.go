@@ -15,22 +15,14 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/faultfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
-func newMem(t *testing.T) *vfs.MemFS {
-	t.Helper()
-	m := vfs.NewMemFS(vfs.MemOptions{})
-	if err := m.MkdirAll("/d", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.WriteFile("/d/f", []byte("F"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
+// fileTree is the machine the tests inject faults into: /d/f holding "F".
+func fileTree() vfstest.Tree { return vfstest.Tree{"d/f": vfstest.File("F")} }
 
-// every calls each operation of fsys once, on names that exist in newMem's
-// tree, and returns the errors keyed by kind.
+// every calls each operation of fsys once, on names that exist in
+// fileTree, and returns the errors keyed by kind.
 func every(fsys *faultfs.FS) map[faultfs.Kind]error {
 	errs := map[faultfs.Kind]error{}
 	f, err := fsys.Open("/d/f")
@@ -69,7 +61,7 @@ var mutating = map[faultfs.Kind]bool{
 
 func TestNoRulesForwardsEverything(t *testing.T) {
 	t.Parallel()
-	mem := newMem(t)
+	mem := vfstest.MemWith(t, "/", fileTree())
 	fsys := faultfs.New(mem)
 	for kind, err := range every(fsys) {
 		if err != nil {
@@ -93,7 +85,7 @@ func TestNoRulesForwardsEverything(t *testing.T) {
 
 func TestReadOnly(t *testing.T) {
 	t.Parallel()
-	mem := newMem(t)
+	mem := vfstest.MemWith(t, "/", fileTree())
 	fsys := faultfs.New(mem, faultfs.ReadOnly())
 	for kind, err := range every(fsys) {
 		if mutating[kind] {
@@ -145,7 +137,7 @@ func TestErrorShape(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.kind), func(t *testing.T) {
 			t.Parallel()
-			fsys := faultfs.New(newMem(t), faultfs.OnNthOf(tt.kind, 1, syscall.EACCES))
+			fsys := faultfs.New(vfstest.MemWith(t, "/", fileTree()), faultfs.OnNthOf(tt.kind, 1, syscall.EACCES))
 			err := every(fsys)[tt.kind]
 			if !errors.Is(err, fs.ErrPermission) || !errors.Is(err, syscall.EACCES) {
 				t.Fatalf("error %v does not match fs.ErrPermission and EACCES", err)
@@ -193,7 +185,7 @@ func TestNth(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			fsys := faultfs.New(newMem(t), tt.rule)
+			fsys := faultfs.New(vfstest.MemWith(t, "/", fileTree()), tt.rule)
 			var failed []int
 			for i := 1; i <= 10; i++ {
 				var err error
@@ -218,7 +210,7 @@ func TestNth(t *testing.T) {
 
 func TestWriteFailsAfter(t *testing.T) {
 	t.Parallel()
-	mem := newMem(t)
+	mem := vfstest.MemWith(t, "/", fileTree())
 	fsys := faultfs.New(mem, faultfs.WriteFailsAfter("/d/big", 5, vfs.ErrNoSpace))
 	f, err := fsys.OpenFile("/d/big", os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
@@ -261,7 +253,7 @@ func TestWriteFailsAfter(t *testing.T) {
 
 func TestCloseFailureStillCloses(t *testing.T) {
 	t.Parallel()
-	fsys := faultfs.New(newMem(t), faultfs.OnNthOf(faultfs.KindClose, 1, vfs.ErrIO))
+	fsys := faultfs.New(vfstest.MemWith(t, "/", fileTree()), faultfs.OnNthOf(faultfs.KindClose, 1, vfs.ErrIO))
 	f, err := fsys.Open("/d/f")
 	if err != nil {
 		t.Fatal(err)
@@ -276,7 +268,7 @@ func TestCloseFailureStillCloses(t *testing.T) {
 
 func TestLog(t *testing.T) {
 	t.Parallel()
-	fsys := faultfs.New(newMem(t))
+	fsys := faultfs.New(vfstest.MemWith(t, "/", fileTree()))
 	_, _ = fsys.ReadFile("/d/f")
 	_ = fsys.Rename("/d/f", "/d/g")
 	f, err := fsys.OpenFile("/d/g", os.O_RDONLY, 0)
@@ -338,7 +330,7 @@ func second[T any](_ T, err error) error { return err }
 
 func TestConcurrent(t *testing.T) {
 	t.Parallel()
-	fsys := faultfs.New(newMem(t), faultfs.OnNthOf(faultfs.KindWriteFile, 50, vfs.ErrNoSpace))
+	fsys := faultfs.New(vfstest.MemWith(t, "/", fileTree()), faultfs.OnNthOf(faultfs.KindWriteFile, 50, vfs.ErrNoSpace))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	failures := 0
@@ -388,7 +380,7 @@ func TestShortWriteWriteFile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			mem := newMem(t)
+			mem := vfstest.MemWith(t, "/", fileTree())
 			fsys := faultfs.New(mem, tt.rule)
 			err := fsys.WriteFile(tt.file, []byte(tt.data), 0o644)
 			if !tt.fail {
@@ -419,7 +411,7 @@ func TestShortWriteWriteFile(t *testing.T) {
 // bytes, each counted on its own.
 func TestShortWriteEveryFile(t *testing.T) {
 	t.Parallel()
-	mem := newMem(t)
+	mem := vfstest.MemWith(t, "/", fileTree())
 	fsys := faultfs.New(mem, faultfs.ShortWrite(2, vfs.ErrIO))
 	for _, name := range []string{"/d/a", "/d/b"} {
 		f, err := fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o644)
@@ -482,7 +474,7 @@ func TestCrashAfter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("n=%d,torn=%d", tt.n, tt.torn), func(t *testing.T) {
 			t.Parallel()
-			mem := newMem(t)
+			mem := vfstest.MemWith(t, "/", fileTree())
 			fsys := faultfs.New(mem, faultfs.CrashAfter(tt.n, tt.torn, vfs.ErrIO))
 			failed := 0
 			for _, err := range crashScript(fsys) {
@@ -517,7 +509,7 @@ func TestCrashAfter(t *testing.T) {
 // and fail.
 func TestCrashAfterNarrowed(t *testing.T) {
 	t.Parallel()
-	mem := newMem(t)
+	mem := vfstest.MemWith(t, "/", fileTree())
 	fsys := faultfs.New(mem, faultfs.CrashAfter(1, 0, vfs.ErrIO).If(func(op faultfs.Op) bool { return op.Mutates }))
 	if _, err := fsys.ReadFile("/d/f"); err != nil {
 		t.Fatal(err)
