@@ -86,18 +86,16 @@ func (f *FS) Open(name string) (fs.File, error) {
 // O_CREATE|O_EXCL a final link is not followed, so it fails with
 // fs.ErrExist, as in the kernel.
 func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
-	if err := checkAbs(name); err != nil {
-		return nil, pathErr("open", name, err)
-	}
 	var osf *os.File
-	var err error
-	if f.rooted {
+	err := f.call("open", name, func() (err error) {
 		osf, err = f.rootedOpen(name, flag, perm)
-	} else {
+		return err
+	}, func() (err error) {
 		osf, err = os.OpenFile(name, flag, perm)
-	}
+		return err
+	})
 	if err != nil {
-		return nil, pathErr("open", name, err)
+		return nil, err
 	}
 	fl := &file{f: osf, name: name}
 	if f.rooted {
@@ -109,41 +107,54 @@ func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error)
 // Stat returns a FileInfo for the named file, following links. Its Name is
 // the base of name, as with os.Stat.
 func (f *FS) Stat(name string) (fs.FileInfo, error) {
-	if err := checkAbs(name); err != nil {
-		return nil, pathErr("stat", name, err)
-	}
-	if f.rooted {
-		fi, err := f.rootedStat(name, true)
-		if err != nil {
-			return nil, pathErr("stat", name, err)
-		}
-		return fi, nil
-	}
-	fi, err := os.Stat(name)
-	if err != nil {
-		return nil, pathErr("stat", name, err)
-	}
-	return renamed(fi, name), nil
+	return f.stat("stat", name, true)
 }
 
 // Lstat returns a FileInfo for the named file without following a final
 // link.
 func (f *FS) Lstat(name string) (fs.FileInfo, error) {
-	if err := checkAbs(name); err != nil {
-		return nil, pathErr("lstat", name, err)
-	}
-	if f.rooted {
-		fi, err := f.rootedStat(name, false)
-		if err != nil {
-			return nil, pathErr("lstat", name, err)
+	return f.stat("lstat", name, false)
+}
+
+// stat is Stat when follow is set, else Lstat; op is the verb of its errors.
+func (f *FS) stat(op, name string, follow bool) (fs.FileInfo, error) {
+	var fi fs.FileInfo
+	err := f.call(op, name, func() (err error) {
+		fi, err = f.rootedStat(name, follow)
+		return err
+	}, func() (err error) {
+		if follow {
+			fi, err = os.Stat(name)
+		} else {
+			fi, err = os.Lstat(name)
 		}
-		return fi, nil
-	}
-	fi, err := os.Lstat(name)
+		if err == nil {
+			fi = renamed(fi, name)
+		}
+		return err
+	})
 	if err != nil {
-		return nil, pathErr("lstat", name, err)
+		return nil, err
 	}
-	return renamed(fi, name), nil
+	return fi, nil
+}
+
+// call runs an operation on name: refused when name is relative, else its
+// rooted form on a rooted FS and its host form on the host FS. A failure
+// is an *fs.PathError with op and name.
+func (f *FS) call(op, name string, rooted, host func() error) error {
+	err := checkAbs(name)
+	if err == nil {
+		if f.rooted {
+			err = rooted()
+		} else {
+			err = host()
+		}
+	}
+	if err != nil {
+		return pathErr(op, name, err)
+	}
+	return nil
 }
 
 // ReadFile reads the named file, following links.
@@ -175,37 +186,30 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 
 // ReadDir lists the named directory, following links, sorted by name.
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
-	if err := checkAbs(name); err != nil {
-		return nil, pathErr("open", name, err)
-	}
 	var list []fs.DirEntry
-	var err error
-	if f.rooted {
+	err := f.call("open", name, func() (err error) {
 		list, err = f.rootedReadDir(name)
 		f.entries(name, list)
-	} else {
+		return err
+	}, func() (err error) {
 		list, err = os.ReadDir(name)
-	}
-	if err != nil {
-		return list, pathErr("open", name, err)
-	}
-	return list, nil
+		return err
+	})
+	return list, err
 }
 
 // ReadLink returns the target of the named link exactly as it was stored.
 func (f *FS) ReadLink(name string) (string, error) {
-	if err := checkAbs(name); err != nil {
-		return "", pathErr("readlink", name, err)
-	}
 	var target string
-	var err error
-	if f.rooted {
+	err := f.call("readlink", name, func() (err error) {
 		target, err = f.rootedReadLink(name)
-	} else {
+		return err
+	}, func() (err error) {
 		target, err = os.Readlink(name)
-	}
+		return err
+	})
 	if err != nil {
-		return "", pathErr("readlink", name, err)
+		return "", err
 	}
 	return target, nil
 }
@@ -219,19 +223,7 @@ func (f *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 // Mkdir creates a directory; its parent must exist. A final link, even a
 // dangling one, is not followed: the call fails with fs.ErrExist.
 func (f *FS) Mkdir(name string, perm fs.FileMode) error {
-	if err := checkAbs(name); err != nil {
-		return pathErr("mkdir", name, err)
-	}
-	var err error
-	if f.rooted {
-		err = f.rootedMkdir(name, perm)
-	} else {
-		err = os.Mkdir(name, perm)
-	}
-	if err != nil {
-		return pathErr("mkdir", name, err)
-	}
-	return nil
+	return f.call("mkdir", name, func() error { return f.rootedMkdir(name, perm) }, func() error { return os.Mkdir(name, perm) })
 }
 
 // MkdirAll creates a directory and its missing parents, like os.MkdirAll.
@@ -293,38 +285,14 @@ func (b basic) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, erro
 // link. On a rooted FS, removing "/" fails with EBUSY, as it does in the
 // kernel.
 func (f *FS) Remove(name string) error {
-	if err := checkAbs(name); err != nil {
-		return pathErr("remove", name, err)
-	}
-	var err error
-	if f.rooted {
-		err = f.rootedRemove(name)
-	} else {
-		err = os.Remove(name)
-	}
-	if err != nil {
-		return pathErr("remove", name, err)
-	}
-	return nil
+	return f.call("remove", name, func() error { return f.rootedRemove(name) }, func() error { return os.Remove(name) })
 }
 
 // RemoveAll removes name and its children without following links, like
 // os.RemoveAll, and returns nil if name does not exist. On a rooted FS,
 // RemoveAll("/") empties the root and then fails with EBUSY.
 func (f *FS) RemoveAll(name string) error {
-	if err := checkAbs(name); err != nil {
-		return pathErr("unlinkat", name, err)
-	}
-	var err error
-	if f.rooted {
-		err = f.rootedRemoveAll(name)
-	} else {
-		err = os.RemoveAll(name)
-	}
-	if err != nil {
-		return pathErr("unlinkat", name, err)
-	}
-	return nil
+	return f.call("unlinkat", name, func() error { return f.rootedRemoveAll(name) }, func() error { return os.RemoveAll(name) })
 }
 
 // Rename renames oldname to newname with the kernel's rename(2), so a
@@ -367,35 +335,11 @@ func (f *FS) Symlink(oldname, newname string) error {
 
 // Chmod changes the mode of the named file, following links.
 func (f *FS) Chmod(name string, mode fs.FileMode) error {
-	if err := checkAbs(name); err != nil {
-		return pathErr("chmod", name, err)
-	}
-	var err error
-	if f.rooted {
-		err = f.rootedChmod(name, mode)
-	} else {
-		err = os.Chmod(name, mode)
-	}
-	if err != nil {
-		return pathErr("chmod", name, err)
-	}
-	return nil
+	return f.call("chmod", name, func() error { return f.rootedChmod(name, mode) }, func() error { return os.Chmod(name, mode) })
 }
 
 // Chtimes changes the access and modification times of the named file,
 // following links; a zero time leaves that time unchanged.
 func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
-	if err := checkAbs(name); err != nil {
-		return pathErr("chtimes", name, err)
-	}
-	var err error
-	if f.rooted {
-		err = f.rootedChtimes(name, atime, mtime)
-	} else {
-		err = os.Chtimes(name, atime, mtime)
-	}
-	if err != nil {
-		return pathErr("chtimes", name, err)
-	}
-	return nil
+	return f.call("chtimes", name, func() error { return f.rootedChtimes(name, atime, mtime) }, func() error { return os.Chtimes(name, atime, mtime) })
 }
