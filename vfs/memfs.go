@@ -255,6 +255,16 @@ func (m *MemFS) newNode(mode fs.FileMode) *node {
 	return &node{own: m.own, ino: m.nextIno, mode: mode, mtime: m.clock()}
 }
 
+// addNode makes a new node with mode the child name of the directory
+// parent, which must be owned, and sets the parent's modification time to
+// the node's, as creating an entry does.
+func (m *MemFS) addNode(parent *node, name string, mode fs.FileMode) *node {
+	n := m.newNode(mode)
+	parent.setChild(name, n)
+	parent.mtime = n.mtime
+	return n
+}
+
 // numChildren returns the number of entries of the directory n.
 func (n *node) numChildren() int { return len(n.children) + len(n.big) }
 
@@ -551,11 +561,8 @@ func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, 
 	if strings.HasSuffix(name, "/") {
 		return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
 	}
-	parent := m.mutableDir(res.chain())
-	n := m.newNode(perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
+	n := m.addNode(m.mutableDir(res.chain()), res.base, perm&fs.ModePerm&^m.umask|perm&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
 	n.ownData.Store(true)
-	parent.setChild(res.base, n)
-	parent.mtime = n.mtime
 	return n, res, nil
 }
 
@@ -585,10 +592,7 @@ func (m *MemFS) mkdirLocked(name string, perm fs.FileMode) error {
 	if res.n != nil {
 		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.EEXIST}
 	}
-	parent := m.mutableDir(res.chain())
-	n := m.newNode(fs.ModeDir | perm&fs.ModePerm&^m.umask | perm&(fs.ModeSetgid|fs.ModeSticky))
-	parent.setChild(res.base, n)
-	parent.mtime = n.mtime
+	m.addNode(m.mutableDir(res.chain()), res.base, fs.ModeDir|perm&fs.ModePerm&^m.umask|perm&(fs.ModeSetgid|fs.ModeSticky))
 	return nil
 }
 
@@ -662,10 +666,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 		if stop-start > NameMax {
 			return true, &fs.PathError{Op: "mkdir", Path: name[:stop], Err: syscall.ENAMETOOLONG}
 		}
-		n := m.newNode(mode)
-		parent.setChild(name[start:stop], n)
-		parent.mtime = n.mtime
-		parent, end = n, stop
+		parent, end = m.addNode(parent, name[start:stop], mode), stop
 	}
 	return true, nil
 }
@@ -907,11 +908,7 @@ func (m *MemFS) Symlink(oldname, newname string) error {
 	if strings.HasSuffix(newname, "/") {
 		return lerr(syscall.ENOENT)
 	}
-	parent := m.mutableDir(res.chain())
-	n := m.newNode(fs.ModeSymlink | 0o777)
-	n.target = oldname
-	parent.setChild(res.base, n)
-	parent.mtime = n.mtime
+	m.addNode(m.mutableDir(res.chain()), res.base, fs.ModeSymlink|0o777).target = oldname
 	return nil
 }
 
