@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/outfitter-go/vfsim/vfs/internal/handle"
 )
 
 // memFile is an open file or directory of a [MemFS]. It refers to its entry
@@ -172,13 +174,7 @@ func (f *memFile) readAt(p []byte, off int64, op string) (int, error) {
 	if n.isDir() {
 		return 0, f.pathErr(op, syscall.EISDIR)
 	}
-	if off >= int64(len(n.data)) {
-		if len(p) == 0 {
-			return 0, nil
-		}
-		return 0, io.EOF
-	}
-	return copy(p, n.data[off:]), nil
+	return handle.ReadAt(p, n.data, off)
 }
 
 // Write writes at the current offset, or at the end with O_APPEND.
@@ -260,23 +256,16 @@ func (f *memFile) Seek(offset int64, whence int) (int64, error) {
 	if f.closed {
 		return 0, f.pathErr("seek", fs.ErrClosed)
 	}
-	var base int64
-	switch whence {
-	case io.SeekStart:
-	case io.SeekCurrent:
-		base = f.off
-	case io.SeekEnd:
+	off, err := handle.Seek(f.off, offset, whence, func() int64 {
 		f.m.mu.RLock()
-		base = int64(len(f.current(false).data))
-		f.m.mu.RUnlock()
-	default:
-		return 0, f.pathErr("seek", syscall.EINVAL)
+		defer f.m.mu.RUnlock()
+		return int64(len(f.current(false).data))
+	})
+	if err != nil {
+		return 0, f.pathErr("seek", err)
 	}
-	if base+offset < 0 {
-		return 0, f.pathErr("seek", syscall.EINVAL)
-	}
-	f.off = base + offset
-	return f.off, nil
+	f.off = off
+	return off, nil
 }
 
 // ReadDir reads directory entries in name order, like *os.File.ReadDir.
@@ -295,21 +284,7 @@ func (f *memFile) ReadDir(count int) ([]fs.DirEntry, error) {
 		f.m.mu.RUnlock()
 		f.dirRead = true
 	}
-	if count <= 0 {
-		list := f.dirList
-		f.dirList = nil
-		if list == nil {
-			list = []fs.DirEntry{}
-		}
-		return list, nil
-	}
-	if len(f.dirList) == 0 {
-		return nil, io.EOF
-	}
-	count = min(count, len(f.dirList))
-	list := f.dirList[:count:count]
-	f.dirList = f.dirList[count:]
-	return list, nil
+	return handle.ReadDir(&f.dirList, count)
 }
 
 // Name returns the name the file was opened with.

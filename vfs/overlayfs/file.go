@@ -6,6 +6,7 @@ import (
 	"syscall"
 
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/internal/handle"
 )
 
 // readFile is a read-only handle on the merged view: a regular file's
@@ -63,13 +64,8 @@ func (rf *readFile) readAt(p []byte, off int64) (int, error) {
 		return 0, rf.pathErr("read", fs.ErrClosed)
 	case rf.info.IsDir():
 		return 0, rf.pathErr("read", syscall.EISDIR)
-	case off >= int64(len(rf.data)):
-		if len(p) == 0 {
-			return 0, nil
-		}
-		return 0, io.EOF
 	}
-	return copy(p, rf.data[off:]), nil
+	return handle.ReadAt(p, rf.data, off)
 }
 
 // Write fails: the handle is read-only.
@@ -85,21 +81,12 @@ func (rf *readFile) Seek(offset int64, whence int) (int64, error) {
 	if rf.closed {
 		return 0, rf.pathErr("seek", fs.ErrClosed)
 	}
-	var base int64
-	switch whence {
-	case io.SeekStart:
-	case io.SeekCurrent:
-		base = rf.off
-	case io.SeekEnd:
-		base = int64(len(rf.data))
-	default:
-		return 0, rf.pathErr("seek", syscall.EINVAL)
+	off, err := handle.Seek(rf.off, offset, whence, func() int64 { return int64(len(rf.data)) })
+	if err != nil {
+		return 0, rf.pathErr("seek", err)
 	}
-	if base+offset < 0 {
-		return 0, rf.pathErr("seek", syscall.EINVAL)
-	}
-	rf.off = base + offset
-	return rf.off, nil
+	rf.off = off
+	return off, nil
 }
 
 // ReadDir reads directory entries in name order, like *os.File.ReadDir.
@@ -110,21 +97,7 @@ func (rf *readFile) ReadDir(count int) ([]fs.DirEntry, error) {
 	if !rf.info.IsDir() {
 		return nil, rf.pathErr("readdirent", syscall.ENOTDIR)
 	}
-	if count <= 0 {
-		list := rf.dir
-		rf.dir = rf.dir[len(rf.dir):]
-		if list == nil {
-			list = []fs.DirEntry{}
-		}
-		return list, nil
-	}
-	if len(rf.dir) == 0 {
-		return nil, io.EOF
-	}
-	count = min(count, len(rf.dir))
-	list := rf.dir[:count:count]
-	rf.dir = rf.dir[count:]
-	return list, nil
+	return handle.ReadDir(&rf.dir, count)
 }
 
 // Close closes the file; a second Close returns an error wrapping
