@@ -218,6 +218,10 @@ func TestExplain(t *testing.T) {
 			{Run: 0, Field: "launched", Upstream: "false", Ours: "true"},
 			{Run: -1, Field: "durable", Key: "home/.pi/agent/auth.json added", Ours: `{"type":"file"}`},
 		}, []string{"deepwork-named-jobs"}, 0},
+		{"messages that hold a semicolon", []proptest.Divergence{{Run: 0, Field: "error",
+			Upstream: `"Strict failed for pi: pi Raw append_system_prompt entry looks like a file path; use { file: 'a/b.md' }. (<home>/p.yml#/x); pi adapter cannot translate requested control 'temperature'."`,
+			Ours:     `"Strict failed for pi: pi Raw append_system_prompt entry looks like a file path; use { file: 'a/b.md' }. (/fixture/home/p.yml#/x)"`}},
+			[]string{"report-tokenization", "unsupported-control-warnings"}, 0},
 		{"unknown", []proptest.Divergence{{Run: 0, Field: "env", Key: "X", Upstream: `"1"`}}, nil, 1},
 	}
 	for _, tc := range cases {

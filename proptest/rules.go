@@ -85,10 +85,10 @@ func (x *explainer) strictRule(d Divergence) string {
 	case pu != "" && po != "":
 		// Both failed strict, one before the launch and one after it:
 		// the messages before the launch tell.
-		upList = prelaunch(strings.Split(up[len(pu):], "; "))
-		ourList = prelaunch(strings.Split(ours[len(po):], "; "))
+		upList = prelaunch(splitMessages(up[len(pu):]))
+		ourList = prelaunch(splitMessages(ours[len(po):]))
 	case pu != "" && d.Ours == "":
-		upList = strings.Split(up[len(pu):], "; ")
+		upList = splitMessages(up[len(pu):])
 		ourList = prelaunch(x.rep.Runs[d.Run].Warnings)
 	case po != "" && d.Upstream == "":
 		cr := x.w.Capture.Runs[d.Run]
@@ -96,7 +96,7 @@ func (x *explainer) strictRule(d Divergence) string {
 			return ""
 		}
 		upList = prelaunch(cr.Result.Warnings)
-		ourList = strings.Split(ours[len(po):], "; ")
+		ourList = splitMessages(ours[len(po):])
 	default:
 		return ""
 	}
@@ -112,6 +112,24 @@ func (x *explainer) strictRule(d Divergence) string {
 }
 
 var strictPrefix = regexp.MustCompile(`^Strict failed for [a-z]+: `)
+
+// continuation matches the parts of a message that follow a "; " inside
+// it (the raw prompt entry and skill pass-through warnings hold one).
+var continuation = regexp.MustCompile(`^(use \{ file:|passing it through)`)
+
+// splitMessages splits the list of an error that joins messages with
+// "; ", keeping together the messages that hold "; " themselves.
+func splitMessages(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, "; ") {
+		if len(out) > 0 && continuation.MatchString(part) {
+			out[len(out)-1] += "; " + part
+			continue
+		}
+		out = append(out, part)
+	}
+	return out
+}
 
 // camelKeys are the camelCase spellings of the aliased controls, with the
 // flags they turn into and their snake_case twins.
@@ -277,7 +295,8 @@ var rules = []Divergent{
 		},
 		fails: func(x *explainer, d Divergence) bool {
 			// A camelCase key whose template upstream never renders.
-			return d.Field == "error" && d.Upstream == "" && strings.Contains(d.Ours, "Cannot render Outfitter template") && x.camelTemplate()
+			return d.Field == "error" && !strings.Contains(d.Upstream, "Cannot render Outfitter template") &&
+				strings.Contains(d.Ours, "Cannot render Outfitter template") && x.camelTemplate()
 		},
 	},
 	{
@@ -481,7 +500,7 @@ next:
 			for _, l := range listErrors {
 				pu, po := l.prefix.FindString(up), l.prefix.FindString(ours)
 				if pu != "" && pu == po {
-					for _, s := range compareWarnings(d.Run, strings.Split(up[len(pu):], "; "), strings.Split(ours[len(po):], "; ")) {
+					for _, s := range compareWarnings(d.Run, splitMessages(up[len(pu):]), splitMessages(ours[len(po):])) {
 						s.Field = l.field
 						out = append(out, s)
 					}
