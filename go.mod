@@ -3,6 +3,7 @@ module github.com/outfitter-go/vfsim
 go 1.26.0
 
 require (
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/google/go-cmp v0.7.0
 	github.com/hack-pad/hackpadfs v0.2.4

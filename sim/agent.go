@@ -43,8 +43,24 @@ type Session struct {
 	// Env is the caller's process environment ([Options].Env), which a
 	// process of the agent inherits with the plan's variables set over it.
 	Env []string
+	// WatchPaths are the inputs of the composite's generated files that
+	// are files of the machine, in first-seen order: upstream's watch
+	// plan. An agent that runs while
+	// they may change (a real process) watches them and calls
+	// [Session.RefreshAfter] when one changes.
+	WatchPaths []string
 
-	refresh func() error
+	refresh func(watchPath string) error
+	message func(text string)
+}
+
+// Message reports a line upstream prints on standard error that is not a
+// warning ([EventMessage]), such as an input that cannot be watched. It
+// follows the rules of [Session.RefreshAfter] on concurrency.
+func (s *Session) Message(text string) {
+	if s.message != nil {
+		s.message(text)
+	}
 }
 
 // Path returns the absolute name of a path relative to the composite root,
@@ -57,11 +73,19 @@ func (s *Session) Path(rel string) (string, error) {
 // Refresh re-generates the composite's generated files from their current
 // inputs, as upstream's live-update watcher does after an edit; state
 // paths are not re-materialized. It fails when the run has no refresh.
-func (s *Session) Refresh() error {
+func (s *Session) Refresh() error { return s.RefreshAfter("") }
+
+// RefreshAfter is [Session.Refresh] after a change of the input
+// watchPath, which a failed refresh names in its message, as upstream's
+// watcher does. A refresh that fails is not an error of the agent: the
+// composite keeps its contents and the failure is the run's message
+// ([EventMessage]). RefreshAfter must not be called concurrently with
+// itself, nor after the agent's Run has returned.
+func (s *Session) RefreshAfter(watchPath string) error {
 	if s.refresh == nil {
 		return errors.New("refresh: not available in this run")
 	}
-	return s.refresh()
+	return s.refresh(watchPath)
 }
 
 // Script is the [Agent] of scenario files: it applies the in-run ops of a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"strings"
 	"time"
 
@@ -330,6 +331,8 @@ func (x *execution) runAgent(ctx context.Context, agent Agent) error {
 	r := x.r
 	sess := &Session{AgentID: r.AgentID, Adapter: x.run.Adapter, Plan: r.Plan, Root: r.Root, FS: x.fsys, Interactive: x.spec.Interactive, Env: x.opts.Env}
 	sess.refresh = x.refresh
+	sess.WatchPaths = watchPlan(x.run.Composite)
+	sess.message = func(text string) { x.emit(EventMessage, text) }
 	r.Launched = true
 	exit, err := agent.Run(ctx, sess)
 	r.Exit = exit
@@ -371,7 +374,7 @@ func (x *execution) handleChanges() error {
 // the path becomes discard for the rest of the run). The baseline becomes
 // a tree the first time, since the refresh edits it. A failed refresh is a
 // message, as upstream's watcher prints it, not an error of the agent.
-func (x *execution) refresh() error {
+func (x *execution) refresh(watchPath string) error {
 	if x.baseline == nil {
 		var err error
 		if x.baseline, err = writeback.Snapshot(x.atBaseline, x.r.Root, x.paths); err != nil {
@@ -386,7 +389,7 @@ func (x *execution) refresh() error {
 		}
 		return x.run.Regenerate(res)
 	}
-	out, err := writeback.Refresh(x.fsys, x.r.Root, x.baseline, x.paths, "", generate)
+	out, err := writeback.Refresh(x.fsys, x.r.Root, x.baseline, x.paths, watchPath, generate)
 	if err != nil {
 		x.emit(EventMessage, err.Error())
 		return nil
@@ -395,6 +398,23 @@ func (x *execution) refresh() error {
 	x.paths = out.StatePaths
 	x.observe(Event{Kind: EventRefresh, Files: out.Written})
 	return nil
+}
+
+// watchPlan is upstream's watch plan: the inputs of the generated files,
+// each once, in first-seen order; Outfitter's own assets (relative names
+// in [Options].Assets, not files of the machine) are left out.
+func watchPlan(c *composite.Composite) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range c.Files {
+		for _, in := range f.SourceInputs {
+			if path.IsAbs(in) && !seen[in] {
+				seen[in] = true
+				out = append(out, in)
+			}
+		}
+	}
+	return out
 }
 
 // selectedProfile locates the definition a prompt's "always" answer is

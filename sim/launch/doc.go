@@ -27,6 +27,15 @@
 // ([ExitOf]), which [writeback.ExitCode] maps to 128+n as upstream does (SIGINT 130,
 // SIGTERM 143, any other 129). Cancelling the context sends SIGTERM.
 //
+// # Live refresh
+//
+// While the child runs, the inputs of the composite's generated files
+// ([sim.Session].WatchPaths) are watched with fsnotify (their directories,
+// so that a file replaced by an editor is seen too); changes that come
+// within [Options].Debounce of one another refresh the composite once,
+// through the engine's refresh ([sim.Session].RefreshAfter), as
+// upstream's watcher does. The watch ends when the child has exited.
+//
 // # Host paths only
 //
 // A real process sees real paths: the composite root must be a directory

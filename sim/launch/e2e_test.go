@@ -9,9 +9,11 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -280,5 +282,61 @@ func TestExecuteMissingCLI(t *testing.T) {
 	}
 	if _, err := hostFS.Lstat(res.Root); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("composite root left behind (%v)", err)
+	}
+}
+
+// TestLiveRefresh runs a real child that edits the profile file while it
+// runs and waits until the composite's generated profile shows the edit:
+// the watch saw the change and refreshed the composite, which the child
+// then reads; nothing blames the agent for the regenerated file.
+func TestLiveRefresh(t *testing.T) {
+	t.Parallel()
+	bin := fakeAgent(t)
+	fx, err := fixtures.LoadTxtar([]byte(e2eFixture), "e2e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := t.TempDir()
+	hostFS := osfs.New()
+	if err := vfs.CopyTree(hostFS, host+report.FixtureRoot, fx.Clone(), report.FixtureRoot); err != nil {
+		t.Fatal(err)
+	}
+	if err := hostFS.Mkdir(host+"/tmp", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	profile := host + report.HomeRoot + "/.outfitter/profiles/solo/profile.yml"
+	script := strings.Join([]string{
+		"waitfor outfitter/profile.json " + strconv.Quote("solo-model"),
+		"edit " + profile + " " + strconv.Quote("id: solo\ncontrols:\n  model: edited-model\n"),
+		"waitfor outfitter/profile.json " + strconv.Quote("edited-model"),
+		"exit 0",
+	}, "\n")
+	var out strings.Builder
+	var refreshes [][]string
+	var messages []string
+	opts := seeded(host + "/tmp")
+	opts.Env = []string{"FAKEAGENT_SCRIPT=" + script}
+	opts.Observer = sim.ObserverFunc(func(_ context.Context, e sim.Event) {
+		switch e.Kind {
+		case sim.EventRefresh:
+			refreshes = append(refreshes, e.Files)
+		case sim.EventMessage:
+			messages = append(messages, e.Text)
+		}
+	})
+	agent := launch.New(launch.Options{Commands: map[string]launch.Command{"pi": {Path: bin}}, Stdout: &out, Stderr: &out, Debounce: 20 * time.Millisecond})
+	spec := sim.Spec{Home: host + report.HomeRoot, Project: host + report.ProjectRoot, Args: []string{"--print", "x"}}
+	res := sim.Execute(context.Background(), hostFS, spec, agent, opts)
+	if res.Err != nil || res.ExitCode != 0 {
+		t.Fatalf("run: %v (exit code %d)\nagent output:\n%s", res.Err, res.ExitCode, out.String())
+	}
+	if want := "saw outfitter/profile.json\nsaw outfitter/profile.json\n"; out.String() != want {
+		t.Errorf("agent output %q, want %q", out.String(), want)
+	}
+	if len(refreshes) == 0 || !slices.Contains(refreshes[0], "outfitter/profile.json") {
+		t.Errorf("refreshes %q, want one writing outfitter/profile.json", refreshes)
+	}
+	if len(messages) != 0 || len(res.Warnings) != 0 {
+		t.Errorf("messages %q, warnings %q; want none", messages, res.Warnings)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/sim"
@@ -39,6 +40,14 @@ type Options struct {
 	// received while the child runs is sent to it. [Notify] makes such a
 	// channel for SIGINT, SIGTERM and SIGHUP.
 	Signals <-chan os.Signal
+	// NoWatch turns off the live refresh: by default the inputs of the
+	// composite's generated files are watched while the child runs, and a
+	// change refreshes the composite ([sim.Session].RefreshAfter), as
+	// upstream's watcher does.
+	NoWatch bool
+	// Debounce is how long the watch waits for changes to stop before it
+	// refreshes; 0 means [DefaultDebounce].
+	Debounce time.Duration
 }
 
 // Command is the program that runs a logical command, for example Node
@@ -129,6 +138,8 @@ func (a *Agent) Run(ctx context.Context, s *sim.Session) (writeback.Exit, error)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	stopWatch := a.watch(s)
+	defer stopWatch()
 	var cancelled error
 	ctxDone := ctx.Done()
 	for {

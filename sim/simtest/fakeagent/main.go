@@ -1,11 +1,15 @@
-// Command fakeagent behaves like an agent CLI for the tests of package
-// launch. It finds its config directory in PI_CODING_AGENT_DIR or, failing
-// that, CLAUDE_CONFIG_DIR, and plays the script in FAKEAGENT_SCRIPT, one
-// command a line:
+// Command fakeagent behaves like an agent CLI for tests that run a real
+// process as the agent (simtest.FakeAgent builds it). It finds its config
+// directory in PI_CODING_AGENT_DIR or, failing that, CLAUDE_CONFIG_DIR,
+// and plays the script in FAKEAGENT_SCRIPT, one command a line:
 //
 //	write REL QUOTED    write the Go-quoted text to REL in the config dir
 //	append REL QUOTED   append it
 //	mkdir REL           create a directory in the config dir
+//	print QUOTED        print the Go-quoted text and a newline
+//	edit PATH QUOTED    write the Go-quoted text to PATH (absolute)
+//	waitfor REL QUOTED  wait, ten seconds at most, until REL in the config
+//	                    dir holds the Go-quoted text, and print "saw REL"
 //	args                print "args" and the arguments as JSON
 //	env NAME            print "env NAME=value" (or "env NAME unset")
 //	wait                print "ready" and sleep until a signal ends it
@@ -67,6 +71,32 @@ func step(dir, line string) error {
 		return err
 	case "mkdir":
 		return os.Mkdir(filepath.Join(dir, rest), 0o755)
+	case "print":
+		text, err := strconv.Unquote(rest)
+		if err != nil {
+			return err
+		}
+		fmt.Println(text)
+	case "edit":
+		name, quoted, _ := strings.Cut(rest, " ")
+		text, err := strconv.Unquote(quoted)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(name, []byte(text), 0o644)
+	case "waitfor":
+		rel, quoted, _ := strings.Cut(rest, " ")
+		text, err := strconv.Unquote(quoted)
+		if err != nil {
+			return err
+		}
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if data, err := os.ReadFile(filepath.Join(dir, rel)); err == nil && strings.Contains(string(data), text) {
+				fmt.Println("saw " + rel)
+				return nil
+			}
+		}
+		return fmt.Errorf("%s never held %q", rel, text)
 	case "args":
 		data, err := json.Marshal(os.Args[1:])
 		if err != nil {
