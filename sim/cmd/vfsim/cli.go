@@ -30,7 +30,7 @@ type cli struct {
 
 // commands returns the subcommands, in the order the usage lists them.
 func commands() []*command {
-	return []*command{checkCommand(), runCommand(), updateCommand(), listCommand(), lintCommand(), explainCommand(), dryRunCommand()}
+	return []*command{checkCommand(), runCommand(), updateCommand(), listCommand(), lintCommand(), explainCommand(), dryRunCommand(), execCommand()}
 }
 
 // agentList names the registered agents for flag descriptions.

@@ -7,6 +7,7 @@
 //	vfsim update [FIXTURE|DIR ...]                    create or rewrite failing expected files
 //	vfsim list [FIXTURE|DIR ...]                      list fixtures and scenarios
 //	vfsim dry-run [--home DIR] [--project DIR] [--agent ID] [--profile ID] [--strict] [-- ARGS]
+//	vfsim exec [--home DIR] [--project DIR] [--agent ID] [--profile ID] [--strict] [--debug] [-- ARGS]
 //
 // A FIXTURE is a fixture directory (README.md, home/ and project/) or a
 // .txtar archive; a DIR is a folder of them. Without one, check and list
