@@ -239,3 +239,16 @@ func TestPiOnboardingQuietStartup(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchPaths lists the inputs of the generated files once each, in
+// first-seen order, without the bundled assets' relative names.
+func TestWatchPaths(t *testing.T) {
+	t.Parallel()
+	c := &composite.Composite{Files: []composite.File{
+		{SourceInputs: []string{"/h/p.yml", "skills/outfitter/SKILL.md"}},
+		{SourceInputs: []string{"/h/k.json", "/h/p.yml"}},
+	}}
+	if diff := cmp.Diff([]string{"/h/p.yml", "/h/k.json"}, c.WatchPaths()); diff != "" {
+		t.Errorf("watch paths (-want +got):\n%s", diff)
+	}
+}

@@ -167,6 +167,24 @@ func (c *Composite) Unknown() Strategy {
 	return StrategyWarn
 }
 
+// WatchPaths returns upstream's watch plan: the inputs of the generated
+// files, each once, in first-seen order, without Outfitter's own assets
+// (relative names in [Options].Assets, not files of the machine). A
+// change to one of them is what a live refresh follows.
+func (c *Composite) WatchPaths() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range c.Files {
+		for _, in := range f.SourceInputs {
+			if path.IsAbs(in) && !seen[in] {
+				seen[in] = true
+				out = append(out, in)
+			}
+		}
+	}
+	return out
+}
+
 // Abs returns the absolute path of the relative path rel below the root.
 func (c *Composite) Abs(rel string) string { return path.Join(c.Root, rel) }
 

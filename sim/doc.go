@@ -14,6 +14,31 @@
 // launch a real process. Clocks, random sources, prompters and assets are
 // injected through [Options]; nothing reads the process environment.
 //
+// # Events, prompts and strict mode
+//
+// What upstream prints while a run happens reaches [Options].Observer as
+// it happens ([Event]): notices and warnings before the launch, the
+// [LaunchSummary] just before the agent starts, refreshes while it runs,
+// confirmations and state warnings after it exits. Prompts about prompt
+// paths go to [Options].Prompter in an interactive run, with the run's
+// context. Under [Spec].Strict a warning fails the run with a
+// *composite.StrictError; the other failures are typed too
+// (*resolve.ResolveError, *launch.NotFoundError, *sources.FetchError,
+// *writeback.StateWriteError, …), and [Result].ExitCode is upstream's.
+//
+// # What a run fetches, and first-run onboarding
+//
+// With [Options].Tools (package sources runs git and npm), a run caches
+// the git checkouts its launch plan names before the agent starts, and a
+// first-run onboarding (no settings yet, an interactive pi session) syncs
+// the default profiles and starts the bootstrap profile
+// ([BootstrapProfileID]).
+//
+// # The same run, step by step
+//
+// Execute is made of the exported steps of packages resolve, composite,
+// sources and writeback; Example (StepByStep) runs them one by one.
+//
 // # Scenarios
 //
 // [RunScenario] mounts a loaded fixture (package fixtures) in a private

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
 	"strings"
 	"time"
 
@@ -321,7 +320,7 @@ func (x *execution) launch() error {
 		r.GeneratedProfile = e.Data
 	}
 	r.nativeModels, _ = x.fsys.ReadFile(r.Root + "/models.json")
-	r.Summary = summaryOf(x.res, r.Root)
+	r.Summary = SummaryOf(x.res, r.Root)
 	x.observe(Event{Kind: EventSummary, Text: strings.Join(r.Summary.Lines(), "\n"), Summary: r.Summary})
 	return nil
 }
@@ -331,7 +330,7 @@ func (x *execution) runAgent(ctx context.Context, agent Agent) error {
 	r := x.r
 	sess := &Session{AgentID: r.AgentID, Adapter: x.run.Adapter, Plan: r.Plan, Root: r.Root, FS: x.fsys, Interactive: x.spec.Interactive, Env: x.opts.Env}
 	sess.refresh = x.refresh
-	sess.WatchPaths = watchPlan(x.run.Composite)
+	sess.WatchPaths = x.run.Composite.WatchPaths()
 	sess.message = func(text string) { x.emit(EventMessage, text) }
 	r.Launched = true
 	exit, err := agent.Run(ctx, sess)
@@ -356,7 +355,7 @@ func (x *execution) handleChanges() error {
 	r.Issues = issues
 	report, herr := writeback.Handle(x.ctx, x.fsys, r.Root, x.paths, issues, writeback.Options{
 		Agent: r.AgentID, Strict: x.spec.Strict, Interactive: x.spec.Interactive, Prompter: x.opts.Prompter,
-		Declarations: x.run.Adapter.Declarations(), Profile: selectedProfile(x.res),
+		Declarations: x.run.Adapter.Declarations(), Profile: writeback.SelectedProfile(x.res),
 		Notify: func(line string) { x.emit(EventNotice, line) },
 	})
 	r.Writes = report.Writes
@@ -400,35 +399,4 @@ func (x *execution) refresh(watchPath string) error {
 	return nil
 }
 
-// watchPlan is upstream's watch plan: the inputs of the generated files,
-// each once, in first-seen order; Outfitter's own assets (relative names
-// in [Options].Assets, not files of the machine) are left out.
-func watchPlan(c *composite.Composite) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range c.Files {
-		for _, in := range f.SourceInputs {
-			if path.IsAbs(in) && !seen[in] {
-				seen[in] = true
-				out = append(out, in)
-			}
-		}
-	}
-	return out
-}
 
-// selectedProfile locates the definition a prompt's "always" answer is
-// recorded in: the highest-precedence definition of the selected id.
-func selectedProfile(res *resolve.Result) writeback.Profile {
-	p := writeback.Profile{ID: res.ProfileID}
-	for i := len(res.Layers) - 1; i >= 0; i-- {
-		l := res.Layers[i]
-		if l.ID != res.ProfileID {
-			continue
-		}
-		p.File = l.ProfilePath
-		p.Remote = l.Source.Remote()
-		break
-	}
-	return p
-}

@@ -115,8 +115,9 @@ func (s *LaunchSummary) Lines() []string {
 	return append(lines, merged, "✓ prepared composite profile  "+s.Root, "↳ launching "+s.Agent+" …")
 }
 
-// summaryOf builds the launch summary of a resolved run.
-func summaryOf(res *resolve.Result, root string) *LaunchSummary {
+// SummaryOf returns the launch summary of a resolved run whose composite
+// root is root.
+func SummaryOf(res *resolve.Result, root string) *LaunchSummary {
 	s := &LaunchSummary{ProfileID: res.ProfileID, Root: root, Agent: res.AgentID}
 	for _, l := range res.Layers {
 		s.Layers = append(s.Layers, SummaryLayer{ID: l.ID, Source: layerSource(l)})
