@@ -398,5 +398,3 @@ func (x *execution) refresh(watchPath string) error {
 	x.observe(Event{Kind: EventRefresh, Files: out.Written})
 	return nil
 }
-
-
