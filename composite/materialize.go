@@ -378,30 +378,12 @@ func ensureSource(fsys FS, source string, directory bool, folder string, made ma
 	return "", nil
 }
 
-// copyTree copies a file or a directory tree (the copy fallback).
+// copyTree copies a file or a directory tree (the copy fallback, on a
+// backend without links): what links lead to, directories writable by
+// their owner.
 func copyTree(fsys FS, src, dst string) error {
-	fi, err := fsys.Stat(src)
-	if err != nil {
-		return err
-	}
-	if !fi.IsDir() {
-		data, err := fsys.ReadFile(src)
-		if err != nil {
-			return err
-		}
-		return vfs.WriteFile(fsys, dst, data, fi.Mode().Perm())
-	}
-	if err := vfs.MkdirAll(fsys, dst, fi.Mode().Perm()|0o700); err != nil {
-		return err
-	}
-	list, err := fsys.ReadDir(src)
-	if err != nil {
-		return err
-	}
-	for _, e := range list {
-		if err := copyTree(fsys, path.Join(src, e.Name()), path.Join(dst, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
+	return vfs.Copy(fsys, dst, fsys, src, vfs.CopyOptions{
+		Links:   vfs.LinksFollow,
+		DirPerm: func(perm fs.FileMode) fs.FileMode { return perm | 0o700 },
+	})
 }

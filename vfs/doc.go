@@ -71,8 +71,11 @@
 // [DiffFS] compares two file systems directly; between a MemFS and its
 // clone it visits only the subtrees that changed since the clone. The
 // write-back classification, the fixtures and the run report all use
-// these types. [CopyTree] copies a tree between file systems, links
-// verbatim.
+// these types. [Copy] copies a file, a link or a tree between file
+// systems under an explicit [LinkPolicy] (links verbatim, made absolute as
+// Node's fs.cp makes them, or followed without ever leaving a given
+// directory) and, with Merge, onto an existing destination without ever
+// writing through a link in it; [CopyTree] is its default for a tree.
 //
 // # Durable writes
 //

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
@@ -64,7 +63,9 @@ func Persist(fsys PersistFS, root string, sp composite.StatePath) error {
 	if _, err := composite.EnsureSource(fsys, sp); err != nil {
 		return err
 	}
-	return copyTree(fsys, out, sp.SourcePath)
+	// Node's fs.cp with recursive and force: Lstat semantics on both
+	// sides, links copied as links, directories merged, files replaced.
+	return vfs.Copy(fsys, sp.SourcePath, fsys, out, vfs.CopyOptions{Merge: true})
 }
 
 // stateOutput returns the absolute composite path of a declared key, or
@@ -77,84 +78,8 @@ func stateOutput(root, key string) (string, error) {
 	return path.Join(root, name), nil
 }
 
-// copyTree copies src onto dst like Node's fs.cp with recursive and force
-// set: Lstat semantics on both sides, an existing non-directory at dst is
-// replaced, a directory is merged into an existing directory.
-func copyTree(fsys PersistFS, src, dst string) error {
-	si, err := vfs.Lstat(fsys, src)
-	if err != nil {
-		return err
-	}
-	di, err := vfs.Lstat(fsys, dst)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	switch {
-	case si.Mode()&fs.ModeSymlink != 0:
-		target, err := vfs.ReadLink(fsys, src)
-		if err != nil {
-			return err
-		}
-		if exists {
-			if di.Mode()&fs.ModeSymlink == 0 {
-				return &os.LinkError{Op: "symlink", Old: target, New: dst, Err: fs.ErrExist}
-			}
-			if err := vfs.Remove(fsys, dst); err != nil {
-				return err
-			}
-		}
-		return vfs.Symlink(fsys, target, dst)
-	case si.IsDir():
-		switch {
-		case !exists:
-			if err := vfs.Mkdir(fsys, dst, si.Mode().Perm()); err != nil {
-				return err
-			}
-		case di.Mode()&fs.ModeSymlink != 0:
-			target, err := vfs.ReadLink(fsys, dst)
-			if err != nil {
-				return err
-			}
-			return &LinkRefusedError{Path: dst, Target: target}
-		case !di.IsDir():
-			return &fs.PathError{Op: "cp", Path: dst, Err: vfs.ErrNotDir}
-		}
-		list, err := vfs.ReadDir(fsys, src)
-		if err != nil {
-			return err
-		}
-		for _, e := range list {
-			if err := copyTree(fsys, path.Join(src, e.Name()), path.Join(dst, e.Name())); err != nil {
-				return err
-			}
-		}
-		return nil
-	case si.Mode().IsRegular():
-		if exists && di.IsDir() {
-			return &fs.PathError{Op: "cp", Path: dst, Err: vfs.ErrIsDir}
-		}
-		// Read first: a failed read must not cost the durable file.
-		data, err := vfs.ReadFile(fsys, src)
-		if err != nil {
-			return err
-		}
-		return vfs.ReplaceFile(fsys, dst, data, si.Mode().Perm())
-	}
-	return &fs.PathError{Op: "cp", Path: src, Err: fs.ErrInvalid}
-}
-
 // LinkRefusedError reports a symbolic link found in a durable destination
 // where [Persist] has a directory to copy: the link is never followed, so
-// nothing is written to where it points, and the copy stops there.
-type LinkRefusedError struct {
-	// Path is the link in the durable destination.
-	Path string
-	// Target is where it points, verbatim.
-	Target string
-}
-
-// Error names the link and its target.
-func (e *LinkRefusedError) Error() string {
-	return fmt.Sprintf("refusing to copy a directory onto %s: it is a symbolic link to %s, and links in a durable destination are never followed", e.Path, e.Target)
-}
+// nothing is written to where it points, and the copy stops there. It is
+// the error of [vfs.Copy] with Merge.
+type LinkRefusedError = vfs.LinkRefusedError
