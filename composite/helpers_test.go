@@ -2,6 +2,7 @@ package composite_test
 
 import (
 	"bytes"
+	"io/fs"
 	"math/rand/v2"
 	"path"
 	"testing"
@@ -21,6 +22,8 @@ const (
 type world struct {
 	profiles    map[string]string
 	files       map[string]string
+	links       map[string]string      // link name -> target
+	modes       map[string]fs.FileMode // file name -> permission bits
 	selected    string
 	agent       string
 	passThrough []string
@@ -45,6 +48,13 @@ func (w world) newFS(t testing.TB) *vfs.MemFS {
 	}
 	for name, content := range w.files {
 		write(name, content)
+	}
+	for name, perm := range w.modes {
+		must(t, fsys.Chmod(name, perm))
+	}
+	for name, target := range w.links {
+		must(t, fsys.MkdirAll(path.Dir(name), 0o755))
+		must(t, fsys.Symlink(target, name))
 	}
 	return fsys
 }

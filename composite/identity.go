@@ -12,8 +12,12 @@ import (
 // skillIDPattern is the syntax of a catalog skill id.
 var skillIDPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// validSkillID reports whether s is a catalog skill id.
-func validSkillID(s string) bool { return len(s) <= 64 && skillIDPattern.MatchString(s) }
+// maxSkillIDLength is the longest skill id.
+const maxSkillIDLength = 64
+
+// validSkillID reports whether s is a catalog skill id: lowercase letters
+// and digits in groups joined by single hyphens, at most 64 characters.
+func validSkillID(s string) bool { return len(s) <= maxSkillIDLength && skillIDPattern.MatchString(s) }
 
 // extensionIdentity is upstream's normalized resource identity of an
 // extension or package source; cwd stands for the process working
@@ -74,7 +78,7 @@ func pathIdentity(t, cwd string) string {
 
 // skillIdentity is the identity under which skill entries are deduplicated.
 func skillIdentity(s resolve.Skill, cwd string) string {
-	if s.Value == "" {
+	if s.Mapping {
 		return "id:" + s.ID
 	}
 	t := strings.TrimSpace(s.Value)

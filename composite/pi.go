@@ -128,22 +128,9 @@ func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	for _, e := range m.Extensions {
 		args = append(args, "--extension", piExtensionSource(in, e))
 	}
-	var skills []string
-	addSkill := func(s string) {
-		if !slices.Contains(skills, s) {
-			skills = append(skills, s)
-		}
-	}
-	if hasAsset(in.Assets, AssetSkill) {
-		addSkill(path.Join(c.Root, pluginSkillDir))
-	}
-	for _, s := range m.Skills {
-		if s.Value != "" {
-			addSkill(s.Value)
-		}
-	}
-	for _, s := range discoveredSkills(in.FS, in.ProfileFolders) {
-		addSkill(s)
+	skills, err := piSkillSources(in, c, m)
+	if err != nil {
+		return LaunchPlan{}, nil, err
 	}
 	for _, s := range skills {
 		args = append(args, "--skill", s)
@@ -432,28 +419,6 @@ func NonInteractive(args []string) bool {
 }
 
 func isBatchMode(m string) bool { return m == "json" || m == "print" || m == "rpc" }
-
-// discoveredSkills lists <folder>/skills/<dir> and
-// <folder>/cli_specific/pi/skills/<dir> holding a SKILL.md, sorted per
-// folder.
-func discoveredSkills(fsys vfs.FS, folders []string) []string {
-	var out []string
-	for _, f := range folders {
-		for _, dir := range []string{path.Join(f, "skills"), path.Join(f, "cli_specific", piID, "skills")} {
-			list, err := vfs.ReadDir(fsys, dir)
-			if err != nil {
-				continue
-			}
-			for _, e := range list {
-				p := path.Join(dir, e.Name())
-				if fi, err := vfs.Stat(fsys, path.Join(p, "SKILL.md")); err == nil && fi.Mode().IsRegular() {
-					out = append(out, p)
-				}
-			}
-		}
-	}
-	return out
-}
 
 const deepworkEnv = "DEEPWORK_ADDITIONAL_JOBS_FOLDERS"
 

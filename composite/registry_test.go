@@ -176,17 +176,18 @@ func TestPiExternalDeepworkJobsProcessEnv(t *testing.T) {
 	}
 }
 
-// TestSkillProblemsNameTheBlock checks that catalog skill problems name
-// where the entry is, the generic controls or an agent's block, in the
-// registry's order.
-func TestSkillProblemsNameTheBlock(t *testing.T) {
+// TestSkillProblemsInTheAgentsOrder checks that catalog skill problems
+// come in control order, the generic controls then the agents' blocks in
+// the registry's order, each named controls.skills/<id> whatever its
+// block, as upstream names them (SkillResolution.ts:118 and :138).
+func TestSkillProblemsInTheAgentsOrder(t *testing.T) {
 	t.Parallel()
 	w := world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  claude: {skills: [{id: third}]}\n  pi: {skills: [{id: second}]}\n  skills: [{id: first}]\n"}}
 	fsys := w.newFS(t)
 	_, err := w.plan(t, fsys)
 	want := "Cannot resolve profile skills: controls.skills/first Skill ID 'first' does not resolve in any skills directory.; " +
-		"controls.pi.skills/second Skill ID 'second' does not resolve in any skills directory.; " +
-		"controls.claude.skills/third Skill ID 'third' does not resolve in any skills directory."
+		"controls.skills/second Skill ID 'second' does not resolve in any skills directory.; " +
+		"controls.skills/third Skill ID 'third' does not resolve in any skills directory."
 	if _, ok := errors.AsType[*composite.SkillsError](err); !ok || err.Error() != want {
 		t.Fatalf("plan error %v, want %s", err, want)
 	}

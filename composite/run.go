@@ -3,7 +3,6 @@ package composite
 import (
 	"io"
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -166,11 +165,6 @@ func (r *Run) plan(root string, req Request, assets fs.FS, agents []string) erro
 	skills, err := resolveSkills(r.FS, res, root, agents)
 	if err != nil {
 		return err
-	}
-	for _, id := range skills.order {
-		if err := copySkillDir(r.FS, skills.copies[id], path.Join(root, "outfitter", "skills", id)); err != nil {
-			return &WriteError{Step: "copy skill", Path: skills.copies[id], Err: err}
-		}
 	}
 	in := &Input{
 		Agent: r.Adapter.ID(), Agents: agents,

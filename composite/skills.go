@@ -1,180 +1,269 @@
 package composite
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/outfitter-go/vfsim/resolve"
-	"github.com/outfitter-go/vfsim/vfs"
 )
 
-// catalogEntry is a skill directory found in a catalog root.
-type catalogEntry struct {
-	dir, origin string
+// SkillProblem is one error of catalog skill resolution: where (a SKILL.md
+// or "controls.skills/<id>") and upstream's message.
+type SkillProblem struct {
+	// Path is the SKILL.md or the control entry the problem is about.
+	Path string
+	// Message is upstream's message.
+	Message string
 }
 
-// skillCatalog maps skill ids to their directories, first root winning.
-func skillCatalog(fsys vfs.FS, res *resolve.Result) map[string]catalogEntry {
-	type root struct{ dir, origin string }
-	var roots []root
-	if res.Project != "" {
-		roots = append(roots,
-			root{path.Join(res.Project, ".outfitter", "local", "skills"), "project-local skills"},
-			root{path.Join(res.Project, ".outfitter", "skills"), "project skills"})
-	}
-	for i := len(res.Layers) - 1; i >= 0; i-- {
-		if rr := res.Layers[i].ResourceRoot; rr != "" {
-			roots = append(roots, root{path.Join(rr, "skills"), fmt.Sprintf("profile '%s' skills", path.Base(rr))})
-		}
-	}
-	for i := len(res.Sources) - 1; i >= 0; i-- {
-		s := res.Sources[i]
-		if s.Dir == "" {
-			continue
-		}
-		if _, err := vfs.Stat(fsys, s.Dir); err != nil {
-			continue
-		}
-		cat := s.Dir
-		if path.Base(cat) == "profiles" {
-			cat = path.Dir(cat)
-		}
-		roots = append(roots, root{path.Join(cat, "skills"), fmt.Sprintf("source '%s'", s.Dir)})
-	}
-	out := map[string]catalogEntry{}
-	for _, r := range roots {
-		list, err := vfs.ReadDir(fsys, r.dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range list {
-			id := e.Name()
-			if !validSkillID(id) {
-				continue
-			}
-			if _, taken := out[id]; taken {
-				continue
-			}
-			dir := path.Join(r.dir, id)
-			if fi, err := vfs.Stat(fsys, path.Join(dir, "SKILL.md")); err != nil || !fi.Mode().IsRegular() {
-				continue
-			}
-			out[id] = catalogEntry{dir: dir, origin: r.origin}
-		}
-	}
-	return out
-}
-
-// SkillsError reports catalog skill entries that cannot be resolved.
+// SkillsError reports the catalog skill entries that cannot be resolved,
+// every problem at once, in the order upstream finds them.
 type SkillsError struct {
-	// Problems are "<path> <message>" items in control order.
-	Problems []string
+	// Problems are the problems in control order.
+	Problems []SkillProblem
 }
 
-// Error returns upstream's message.
+// Error returns upstream's message: "Cannot resolve profile skills: "
+// and each problem's path and message, joined with "; ".
 func (e *SkillsError) Error() string {
-	return "Cannot resolve profile skills: " + strings.Join(e.Problems, "; ")
+	var b strings.Builder
+	b.WriteString("Cannot resolve profile skills: ")
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.Path + " " + p.Message)
+	}
+	return b.String()
 }
 
 // resolvedSkills is the outcome of catalog skill resolution.
 type resolvedSkills struct {
 	profile  *resolve.Profile
-	copies   map[string]string // id -> catalog directory
-	order    []string
 	warnings []string
 }
 
-// resolveSkills rewrites the skills controls of the profile, the generic
-// ones and those of the agents' blocks in the agents' order: catalog ids
-// become <root>/outfitter/skills/<id>, other valid ids pass through with a
-// warning (§1.8 step 5).
-func resolveSkills(fsys vfs.FS, res *resolve.Result, root string, agents []string) (*resolvedSkills, error) {
-	out := &resolvedSkills{copies: map[string]string{}}
+// skillResolver is one resolution of a profile's skills in progress
+// (ProfileSkillResolution.ts, SkillResolution.ts).
+type skillResolver struct {
+	fsys    FS
+	res     *resolve.Result
+	root    string
+	catalog *skillCatalog
+	// cache holds, per skill id, the reference set it was first selected
+	// with and its generated directory ("" when it has none).
+	cache map[string]materialized
+}
+
+type materialized struct {
+	refsKey, dir string
+}
+
+// resolveSkills resolves the skills controls of the profile, the generic
+// ones, then those of the agents' blocks in the agents' order, as
+// upstream's run does before any adapter sees them: a catalog id (or an
+// {id, references} entry) becomes the generated skill
+// <root>/outfitter/skills/<id>, written there at once (one per id, a
+// second selection with another reference set is an error); another valid
+// id passes through with a warning; anything else passes through. Then
+// the ids the profile selects that shadow a skill of a later root are
+// warned about. Errors fail with a [*SkillsError] once every entry was
+// seen; an unreadable catalog root fails first with a
+// [*SkillsDirectoryError]. Nothing is written outside root.
+func resolveSkills(fsys FS, res *resolve.Result, root string, agents []string) (*resolvedSkills, error) {
+	out := &resolvedSkills{}
 	if res.Profile == nil {
 		out.profile = &resolve.Profile{Controls: resolve.Controls{Object: resolve.NewObject()}}
 		return out, nil
 	}
+	catalog, err := discoverSkills(fsys, res)
+	if err != nil {
+		return nil, err
+	}
+	s := &skillResolver{fsys: fsys, res: res, root: root, catalog: catalog, cache: map[string]materialized{}}
 	p := *res.Profile
 	p.Controls = cloneControls(res.Profile.Controls)
 	out.profile = &p
-	var catalog map[string]catalogEntry // looked up on the first skill
-	var problems []string
-	warned := map[string]bool{}
-	// rewrite rewrites the skills of c, the generic controls or the block
-	// of agent.
-	rewrite := func(c *resolve.Controls, agent string) {
+	var problems []skillProblem
+	scopes := append([]string{""}, agents...)
+	for _, scope := range scopes {
+		c := &p.Controls
+		if scope != "" {
+			c = c.Agent(scope)
+		}
 		if c == nil || c.Skills == nil {
-			return
+			continue
 		}
-		if catalog == nil && len(c.Skills) > 0 {
-			catalog = skillCatalog(fsys, res)
+		var sources []string
+		for _, entry := range c.Skills {
+			found, err := s.resolveEntry(entry, scope, &problems)
+			if err != nil {
+				return nil, err
+			}
+			sources = append(sources, found...)
 		}
-		list := make([]any, 0, len(c.Skills))
-		for i, s := range c.Skills {
-			id := s.ID
-			if s.Value != "" {
-				id = strings.TrimSpace(s.Value)
-			}
-			if e, ok := catalog[id]; ok && (s.Value == "" || validSkillID(id)) {
-				if _, done := out.copies[id]; !done {
-					out.copies[id] = e.dir
-					out.order = append(out.order, id)
-				}
-				target := path.Join(root, "outfitter", "skills", id)
-				c.Skills[i] = resolve.Skill{Value: target}
-				list = append(list, target)
-				continue
-			}
-			switch {
-			case s.Value == "":
-				scope := "controls"
-				if agent != "" {
-					scope += "." + agent
-				}
-				problems = append(problems, fmt.Sprintf("%s.skills/%s Skill ID '%s' does not resolve in any skills directory.", scope, s.ID, s.ID))
-			case validSkillID(id):
-				if !warned[id] {
-					warned[id] = true
-					out.warnings = append(out.warnings, fmt.Sprintf("Skill '%s' does not resolve in any skills directory; passing it through as a path source.", id))
-				}
-			}
-			if s.Value != "" {
-				list = append(list, s.Value)
-			} else {
-				list = append(list, s.ID)
-			}
+		c.Skills = make([]resolve.Skill, len(sources))
+		list := make([]any, len(sources))
+		for i, src := range sources {
+			c.Skills[i] = resolve.Skill{Value: src}
+			list[i] = src
 		}
 		if c.Object != nil && c.Object.Has("skills") {
-			orig, _ := c.Object.Get("skills")
-			if changed(orig, list) {
-				c.Object.Set("skills", list)
-			}
+			c.Object.Set("skills", list)
 		}
 	}
-	c := &p.Controls
-	rewrite(c, "")
-	for _, agent := range agents {
-		rewrite(c.Agent(agent), agent)
+	problems = append(problems, s.shadowing(scopes)...)
+	errs := &SkillsError{}
+	for _, pr := range problems {
+		if pr.warning {
+			out.warnings = append(out.warnings, pr.message)
+		} else {
+			errs.Problems = append(errs.Problems, SkillProblem{Path: pr.path, Message: pr.message})
+		}
 	}
-	if len(problems) > 0 {
-		return nil, &SkillsError{Problems: problems}
+	if len(errs.Problems) > 0 {
+		return nil, errs
 	}
 	return out, nil
 }
 
-// changed reports whether a resolved skills list differs from the original.
-func changed(orig any, list []any) bool {
-	o, ok := orig.([]any)
-	if !ok || len(o) != len(list) {
-		return true
+// resolveEntry resolves one entry of the scope's skills (resolveSkillEntry)
+// to its sources.
+func (s *skillResolver) resolveEntry(entry resolve.Skill, scope string, problems *[]skillProblem) ([]string, error) {
+	id, object := entry.Value, entry.Mapping
+	if object {
+		id = entry.ID
 	}
-	for i := range o {
-		if s, ok := o[i].(string); !ok || s != list[i] {
-			return true
+	skill, ok := s.catalog.entries[id]
+	if !ok {
+		switch {
+		case object:
+			*problems = append(*problems, skillProblem{path: "controls.skills/" + id, message: fmt.Sprintf("Skill ID '%s' does not resolve in any skills directory.", id)})
+			return nil, nil
+		case validSkillID(id):
+			*problems = append(*problems, skillProblem{path: "controls.skills/" + id, message: fmt.Sprintf("Skill '%s' does not resolve in any skills directory; passing it through as a path source.", id), warning: true})
+		}
+		return []string{entry.Value}, nil
+	}
+	key := referencesKey(entry.References)
+	if done, ok := s.cache[id]; ok {
+		if done.refsKey != key {
+			*problems = append(*problems, skillProblem{path: "controls.skills/" + id, message: fmt.Sprintf("Skill '%s' is selected with conflicting reference sets across control scopes.", id)})
+			return nil, nil
+		}
+		return nonEmpty(done.dir), nil
+	}
+	addedRoot := ""
+	if object {
+		addedRoot = s.declaringRoot(id, scope)
+	}
+	dir, err := s.resolveCatalogSkill(skill, entry.References, addedRoot, problems)
+	if err != nil {
+		return nil, err
+	}
+	s.cache[id] = materialized{refsKey: key, dir: dir}
+	return nonEmpty(dir), nil
+}
+
+// resolveCatalogSkill validates a catalog skill's SKILL.md, plans its
+// copies and, when nothing is wrong with it, writes the generated skill
+// and returns its directory.
+func (s *skillResolver) resolveCatalogSkill(skill *catalogSkill, added []resolve.Reference, addedRoot string, problems *[]skillProblem) (string, error) {
+	doc, problem := readSkillDocument(s.fsys, skill.skillPath)
+	if problem != nil {
+		*problems = append(*problems, *problem)
+		return "", nil
+	}
+	if doc.name != skill.id {
+		*problems = append(*problems, skillProblem{path: skill.skillPath, message: fmt.Sprintf("SKILL.md 'name' ('%s') must match its directory name ('%s').", doc.name, skill.id)})
+		return "", nil
+	}
+	var own []skillProblem
+	plan, err := s.planMaterializations(skill, doc, added, addedRoot, &own)
+	*problems = append(*problems, own...)
+	if err != nil || len(own) > 0 {
+		return "", err
+	}
+	gen := path.Join(s.root, "outfitter", "skills", skill.id)
+	before := len(*problems)
+	if err := s.materialize(skill, gen, plan, problems); err != nil {
+		return "", err
+	}
+	if len(*problems) > before {
+		return "", nil
+	}
+	return gen, nil
+}
+
+// declaringRoot is the root the references an {id, references} entry adds
+// resolve from: that of the repository of the highest layer declaring an
+// object entry of that id in the same scope, or "" when none does.
+func (s *skillResolver) declaringRoot(id, scope string) string {
+	for i := len(s.res.Layers) - 1; i >= 0; i-- {
+		l := s.res.Layers[i]
+		if l.Profile == nil {
+			continue
+		}
+		c := &l.Profile.Controls
+		if scope != "" {
+			if c = c.Agent(scope); c == nil {
+				continue
+			}
+		}
+		if slices.ContainsFunc(c.Skills, func(e resolve.Skill) bool { return e.Mapping && e.ID == id }) {
+			return resolve.IncludeRoot(l, s.res.Home)
 		}
 	}
-	return false
+	return ""
+}
+
+// shadowing warns about each shadowed skill whose id the profile's
+// controls select, in the catalog's order.
+func (s *skillResolver) shadowing(scopes []string) []skillProblem {
+	selected := map[string]bool{}
+	controls := &s.res.Profile.Controls
+	for _, scope := range scopes {
+		c := controls
+		if scope != "" {
+			c = controls.Agent(scope)
+		}
+		if c == nil {
+			continue
+		}
+		for _, e := range c.Skills {
+			if e.Mapping {
+				selected[e.ID] = true
+			} else {
+				selected[e.Value] = true
+			}
+		}
+	}
+	var out []skillProblem
+	for _, sh := range s.catalog.shadowed {
+		if selected[sh.selected.id] {
+			out = append(out, skillProblem{path: sh.dir, warning: true, message: fmt.Sprintf(
+				"Skill ID '%s' is supplied by %s ('%s') and shadows '%s'.", sh.selected.id, sh.selected.origin, sh.selected.dir, sh.dir)})
+		}
+	}
+	return out
+}
+
+// referencesKey is the JSON of a selection's references, as upstream
+// compares reference sets.
+func referencesKey(refs []resolve.Reference) string {
+	list := make([]map[string]string, len(refs))
+	for i, r := range refs {
+		key := "file"
+		if r.Repo {
+			key = "repo_file"
+		}
+		list[i] = map[string]string{key: r.Path}
+	}
+	data, _ := json.Marshal(list) // maps of strings always encode
+	return string(data)
 }
 
 // cloneControls deep-copies controls so skill rewriting never touches the
@@ -185,7 +274,7 @@ func cloneControls(c resolve.Controls) resolve.Controls {
 	if out.Object == nil {
 		out.Object = resolve.NewObject()
 	}
-	out.Skills = append([]resolve.Skill(nil), c.Skills...)
+	out.Skills = slices.Clone(c.Skills)
 	if c.Agents != nil {
 		out.Agents = make([]resolve.AgentControls, len(c.Agents))
 		for i, block := range c.Agents {
@@ -199,36 +288,4 @@ func cloneControls(c resolve.Controls) resolve.Controls {
 		}
 	}
 	return out
-}
-
-// copySkillDir copies a catalog skill directory into the composite.
-func copySkillDir(fsys FS, src, dst string) error {
-	if err := vfs.MkdirAll(fsys, dst, 0o755); err != nil {
-		return err
-	}
-	list, err := vfs.ReadDir(fsys, src)
-	if err != nil {
-		return err
-	}
-	for _, e := range list {
-		s, d := path.Join(src, e.Name()), path.Join(dst, e.Name())
-		fi, err := vfs.Stat(fsys, s)
-		if err != nil {
-			return err
-		}
-		if fi.IsDir() {
-			if err := copySkillDir(fsys, s, d); err != nil {
-				return err
-			}
-			continue
-		}
-		data, err := vfs.ReadFile(fsys, s)
-		if err != nil {
-			return err
-		}
-		if err := vfs.WriteFile(fsys, d, data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }

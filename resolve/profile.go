@@ -271,11 +271,15 @@ func readSkills(v any) []Skill {
 		case string:
 			out = append(out, Skill{Value: e})
 		case *Object:
-			s := Skill{ID: str(e, "id")}
+			s := Skill{Mapping: true, ID: str(e, "id")}
 			refs, _ := e.val("references").([]any)
 			for _, r := range refs {
 				if ro, ok := r.(*Object); ok {
-					s.References = append(s.References, Reference{File: str(ro, "file"), RepoFile: str(ro, "repo_file")})
+					if p, ok := ro.val("repo_file").(string); ok {
+						s.References = append(s.References, Reference{Repo: true, Path: p})
+					} else {
+						s.References = append(s.References, Reference{Path: str(ro, "file")})
+					}
 				}
 			}
 			out = append(out, s)

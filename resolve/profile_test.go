@@ -191,7 +191,7 @@ func TestParseProfileTypedControls(t *testing.T) {
 		Args: []string{"--a", "--b"}, Extensions: []string{"npm:x"},
 		Skills: []resolve.Skill{
 			{Value: "deploy-review"}, {Value: "./skills/local"},
-			{ID: "review", References: []resolve.Reference{{File: "a.md"}, {RepoFile: "b.md"}}},
+			{Mapping: true, ID: "review", References: []resolve.Reference{{Path: "a.md"}, {Repo: true, Path: "b.md"}}},
 		},
 		AppendSystemPrompt: []resolve.PromptEntry{
 			{Kind: resolve.PromptText, Value: "literal"}, {Kind: resolve.PromptFile, Value: "f.md"}, {Kind: resolve.PromptRepoFile, Value: "r.md"},

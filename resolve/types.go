@@ -133,19 +133,25 @@ type Settings struct {
 	Enterprise Enterprise
 }
 
-// Reference is one entry of a skill's references list: exactly one of File
-// and RepoFile is set.
+// Reference is one entry of a skill's references list (or of a SKILL.md's
+// references, scripts or assets): a file, relative to the root of the
+// catalog or profile repository that declares it, or a repo_file,
+// relative to the project.
 type Reference struct {
-	File     string
-	RepoFile string
+	// Repo reports a repo_file entry; else it is a file entry.
+	Repo bool
+	// Path is the path as written.
+	Path string
 }
 
 // Skill is one entry of a skills control: either a bare string (Value) or
-// an object with an id and optional references.
+// a mapping with an id and optional references.
 type Skill struct {
-	// Value is the string entry (skill id or path); "" for object entries.
+	// Mapping reports an {id, references} entry; else it is a string.
+	Mapping bool
+	// Value is the string entry (skill id or path); "" for mappings.
 	Value string
-	// ID is the object entry's id; "" for string entries.
+	// ID is the mapping's id; "" for string entries.
 	ID string
 	// References are the object entry's references, in order.
 	References []Reference

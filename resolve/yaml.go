@@ -521,3 +521,13 @@ func parseRadix(digits string, base int) float64 {
 	}
 	return f
 }
+
+// ParseYAML parses one YAML document the way settings and profile files
+// are parsed: YAML 1.2 core-schema scalars, values of type nil, bool,
+// float64, string, []any and *[Object] (keys in document order); an empty
+// or comment-only document is nil. Syntax errors, duplicate keys and
+// several documents are errors whose text starts with "YAMLParseError: ";
+// an alias budget overrun is upstream's ReferenceError and a document over
+// the port's size limits a [*YAMLSizeError]. Other documents upstream
+// parses with the same library (a SKILL.md frontmatter) use it.
+func ParseYAML(data []byte) (any, error) { return parseYAML(data) }

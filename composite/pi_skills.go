@@ -1,0 +1,159 @@
+package composite
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+
+	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// PiSkillError reports a pi skill source that cannot be inspected: a
+// profile skills folder that cannot be listed, or a candidate skill file
+// whose kind cannot be known (not merely missing).
+type PiSkillError struct {
+	// Msg is upstream's message.
+	Msg string
+	// Err is the file system error.
+	Err error
+}
+
+// Error returns upstream's message.
+func (e *PiSkillError) Error() string { return e.Msg }
+
+// Unwrap returns the file system error.
+func (e *PiSkillError) Unwrap() error { return e.Err }
+
+// piSkillSources lists pi's --skill sources (PiSkillSources.ts), each
+// once: the bundled Outfitter skill, the string entries of the skills
+// merged for pi (a relative one resolved against the shared skill roots
+// of the profile layers when it names a skill there), then the skills
+// found in each profile folder's skills and cli_specific/pi/skills.
+func piSkillSources(in *Input, c *Composite, m Controls) ([]string, error) {
+	var out []string
+	add := func(s string) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	if hasAsset(in.Assets, AssetSkill) {
+		add(path.Join(c.Root, pluginSkillDir))
+	}
+	var roots []string
+	for _, s := range m.Skills {
+		if s.Mapping {
+			continue
+		}
+		if roots == nil {
+			roots = sharedSkillRoots(in.Layers)
+		}
+		src, err := piSkillSource(in.FS, s.Value, roots)
+		if err != nil {
+			return nil, err
+		}
+		add(src)
+	}
+	for _, folder := range in.ProfileFolders {
+		for _, f := range [...]struct{ dir, what string }{
+			{path.Join(folder, "skills"), "profile skills folder"},
+			{path.Join(folder, "cli_specific", piID, "skills"), "profile Pi skills folder"},
+		} {
+			found, err := folderSkills(in.FS, f.dir, f.what)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range found {
+				add(s)
+			}
+		}
+	}
+	return out, nil
+}
+
+// sharedSkillRoots are the directories a relative skill entry may name a
+// skill in: for each layer, its source root's parent, its source root and
+// its profile folder, each directory once.
+func sharedSkillRoots(layers []resolve.Layer) []string {
+	roots := []string{}
+	add := func(d string) {
+		if !slices.Contains(roots, d) {
+			roots = append(roots, d)
+		}
+	}
+	for _, l := range layers {
+		if l.SourceRoot != "" {
+			add(path.Dir(l.SourceRoot))
+			add(l.SourceRoot)
+		}
+		if l.ResourceRoot != "" {
+			add(l.ResourceRoot)
+		}
+	}
+	return roots
+}
+
+// piSkillSource resolves a skill entry: an absolute one is kept, a
+// relative one becomes the first <root>/<entry> that is a file or a
+// directory holding a SKILL.md file, else it is kept as written.
+func piSkillSource(fsys vfs.FS, source string, roots []string) (string, error) {
+	if path.IsAbs(source) {
+		return source, nil
+	}
+	for _, root := range roots {
+		cand := path.Join(root, source)
+		for _, f := range []string{cand, path.Join(cand, "SKILL.md")} {
+			ok, err := isFile(fsys, f)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				return cand, nil
+			}
+		}
+	}
+	return source, nil
+}
+
+// folderSkills lists the directories (not links to them) of a skills
+// folder that hold a SKILL.md file, sorted; a missing folder has none.
+func folderSkills(fsys vfs.FS, dir, what string) ([]string, error) {
+	list, err := vfs.ReadDir(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &PiSkillError{Msg: fmt.Sprintf("Could not read %s '%s': %s", what, dir, nodeError(err, "scandir", dir)), Err: err}
+	}
+	var out []string
+	for _, e := range list {
+		if !e.IsDir() {
+			continue
+		}
+		p := path.Join(dir, e.Name())
+		ok, err := isFile(fsys, path.Join(p, "SKILL.md"))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, jsCompare)
+	return out, nil
+}
+
+// isFile reports whether name leads to a regular file; a missing name is
+// not one, any other failure is a [*PiSkillError].
+func isFile(fsys vfs.FS, name string) (bool, error) {
+	fi, err := vfs.Stat(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, &PiSkillError{Msg: fmt.Sprintf("Could not inspect file '%s': %s", name, nodeError(err, "stat", name)), Err: err}
+	}
+	return fi.Mode().IsRegular(), nil
+}
