@@ -103,3 +103,57 @@ func TestPropDiffFSMatchesSnapshots(t *testing.T) {
 		t.Fatal("no generated case changed the tree: the property compared nothing")
 	}
 }
+
+// TestMemCloneWhileRead clones a file system from another goroutine while
+// a read of it is under way (a DiffFS whose Skip waits for the clone):
+// Clone only reads, so it does not wait for the read to end, and the clone
+// and the original stay independent afterwards. Before Clone held the lock
+// shared, this test hung.
+func TestMemCloneWhileRead(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	if err := m.MkdirAll("/r/d", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WriteFile("/r/d/f", []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := m.Clone()
+	if err := m.WriteFile("/r/d/g", []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var clone *vfs.MemFS
+	_, err := vfs.DiffFS(before, m, "/r", vfs.SnapshotOptions{Skip: func(string, fs.FileInfo) bool {
+		if clone == nil {
+			done := make(chan *vfs.MemFS)
+			go func() { done <- m.Clone() }()
+			clone = <-done
+		}
+		return false
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clone == nil {
+		t.Fatal("precondition: Skip was never called")
+	}
+	if err := clone.WriteFile("/r/d/f", []byte("clone"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WriteFile("/r/d/g", []byte("original"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fsys       *vfs.MemFS
+		name, want string
+	}{
+		{m, "/r/d/f", "one"}, {m, "/r/d/g", "original"},
+		{clone, "/r/d/f", "clone"}, {clone, "/r/d/g", "new"},
+		{before, "/r/d/f", "one"},
+	} {
+		got, err := c.fsys.ReadFile(c.name)
+		if err != nil || string(got) != c.want {
+			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+}

@@ -101,7 +101,7 @@ func (f *memFile) current(mutable bool) *node {
 		res, err := f.m.walk(f.path, walkChain)
 		if err == nil && res.n != nil && res.n.ino == f.ino {
 			n := res.n
-			if mutable && n.own != f.m.own {
+			if mutable && n.own != f.m.owner() {
 				if res.parent == nil {
 					n = f.m.copyNode(n)
 					f.m.root = n

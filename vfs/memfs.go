@@ -40,9 +40,13 @@ type MemOptions struct {
 // writes), so each call is atomic with respect to the others. An open file
 // may be used by one goroutine at a time, like an *os.File's offset.
 type MemFS struct {
-	mu      sync.RWMutex
-	root    *node
-	own     *owner
+	mu   sync.RWMutex
+	root *node
+	// own is the owner of the nodes this file system may change in place.
+	// Calls that change the tree read it holding mu exclusively; Clone,
+	// which holds mu shared so that clones of one file system do not wait
+	// for each other, replaces it atomically.
+	own     atomic.Pointer[owner]
 	nextIno uint64
 	clock   func() time.Time
 	umask   fs.FileMode
@@ -85,24 +89,35 @@ func (n *node) isSymlink() bool { return n.mode&fs.ModeSymlink != 0 }
 // NewMemFS returns an empty MemFS holding only the root directory "/"
 // (mode 0755).
 func NewMemFS(opts MemOptions) *MemFS {
-	m := &MemFS{own: &owner{}, clock: opts.Clock, umask: opts.Umask & fs.ModePerm}
+	m := &MemFS{clock: opts.Clock, umask: opts.Umask & fs.ModePerm}
 	if m.clock == nil {
 		m.clock = time.Now
 	}
+	m.own.Store(&owner{})
 	m.nextIno = 1
-	m.root = &node{own: m.own, ino: m.nextIno, mode: fs.ModeDir | 0o755, mtime: m.clock()}
+	m.root = &node{own: m.owner(), ino: m.nextIno, mode: fs.ModeDir | 0o755, mtime: m.clock()}
 	return m
 }
 
 // Clone returns an independent copy of m in constant time: the two file
 // systems share every node until one of them changes it (copy-on-write).
-// Files open in m are not carried over to the clone.
+// Files open in m are not carried over to the clone. Clone only reads m:
+// concurrent clones of one file system do not wait for each other.
 func (m *MemFS) Clone() *MemFS {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.own = &owner{}
-	return &MemFS{root: m.root, own: &owner{}, nextIno: m.nextIno, clock: m.clock, umask: m.umask}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	// From now on m shares its nodes too: it copies them before a change,
+	// like the clone. Reads hold mu shared and never look at own; calls
+	// that change the tree hold it exclusively, so none runs meanwhile.
+	m.own.Store(&owner{})
+	c := &MemFS{root: m.root, nextIno: m.nextIno, clock: m.clock, umask: m.umask}
+	c.own.Store(&owner{})
+	return c
 }
+
+// owner returns the owner of the nodes m may change in place; the caller
+// holds m.mu exclusively.
+func (m *MemFS) owner() *owner { return m.own.Load() }
 
 // --- path resolution ---------------------------------------------------
 
@@ -216,7 +231,7 @@ func (m *MemFS) walk(name string, flags int) (walkResult, error) {
 // mutableDir returns this file system's own copy of the directory reached
 // by the canonical chain, copying shared nodes along the way.
 func (m *MemFS) mutableDir(chain []string) *node {
-	if m.root.own != m.own {
+	if m.root.own != m.owner() {
 		m.root = m.copyNode(m.root)
 	}
 	cur := m.root
@@ -230,7 +245,7 @@ func (m *MemFS) mutableDir(chain []string) *node {
 // parent must already be owned.
 func (m *MemFS) mutableChild(parent *node, name string) *node {
 	child := parent.child(name)
-	if child.own != m.own {
+	if child.own != m.owner() {
 		child = m.copyNode(child)
 		parent.setChild(name, child)
 	}
@@ -238,7 +253,7 @@ func (m *MemFS) mutableChild(parent *node, name string) *node {
 }
 
 func (m *MemFS) copyNode(n *node) *node {
-	c := node{own: m.own, ino: n.ino, mode: n.mode, mtime: n.mtime, data: n.data, target: n.target}
+	c := node{own: m.owner(), ino: n.ino, mode: n.mode, mtime: n.mtime, data: n.data, target: n.target}
 	if n.children != nil {
 		// Room for one more entry: a directory is often copied to add one.
 		c.children = make([]dirent, len(n.children), len(n.children)+1)
@@ -252,7 +267,7 @@ func (m *MemFS) copyNode(n *node) *node {
 
 func (m *MemFS) newNode(mode fs.FileMode) *node {
 	m.nextIno++
-	return &node{own: m.own, ino: m.nextIno, mode: mode, mtime: m.clock()}
+	return &node{own: m.owner(), ino: m.nextIno, mode: mode, mtime: m.clock()}
 }
 
 // addNode makes a new node with mode the child name of the directory
@@ -702,7 +717,7 @@ func PlainRel(p string) bool {
 // mutablePrefix is [MemFS.mutableDir] for a plain name ("" for the root)
 // made of existing directories.
 func (m *MemFS) mutablePrefix(prefix string) *node {
-	if m.root.own != m.own {
+	if m.root.own != m.owner() {
 		m.root = m.copyNode(m.root)
 	}
 	cur := m.root
@@ -951,7 +966,7 @@ func (m *MemFS) mutableTarget(op, name string) (*node, error) {
 		return nil, &fs.PathError{Op: op, Path: name, Err: syscall.ENOENT}
 	}
 	if res.parent == nil {
-		if m.root.own != m.own {
+		if m.root.own != m.owner() {
 			m.root = m.copyNode(m.root)
 		}
 		return m.root, nil
