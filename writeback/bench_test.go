@@ -105,3 +105,49 @@ func TestBenchmarkComposite(t *testing.T) {
 		t.Errorf("%d entries, %d changes, %d issues; want 60, 20, 9", n, c, i)
 	}
 }
+
+// BenchmarkDetectWritten measures detection and classification of n files
+// the agent wrote into the composite of BenchmarkDetect (DetectSince of a
+// clone taken at the baseline, as a run on the memory FS does): half below
+// cache/ (warn: one issue), half in ten undeclared directories (one issue
+// per directory and per file). Its cost should grow linearly with n.
+func BenchmarkDetectWritten(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
+			before, paths, _ := benchRun(b)
+			after := before.Clone()
+			if err := vfs.RemoveAll(before, root+"/cache"); err != nil {
+				b.Fatal(err)
+			}
+			if err := vfs.Mkdir(before, root+"/cache", 0o755); err != nil {
+				b.Fatal(err)
+			}
+			data := []byte("agent output")
+			for i := range n {
+				dir := fmt.Sprintf("%s/work-%d", root, i/2%10)
+				if i%2 == 0 {
+					dir = fmt.Sprintf("%s/cache/d%02d", root, i/2%20)
+				}
+				if err := vfs.MkdirAll(after, dir, 0o755); err != nil {
+					b.Fatal(err)
+				}
+				if err := vfs.WriteFile(after, fmt.Sprintf("%s/f%05d.txt", dir, i), data, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			issues, err := writeback.DetectSince(before, after, root, paths)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if want := 1 + 10 + n/2; len(issues) != want {
+				b.Fatalf("precondition: %d issues, want %d", len(issues), want)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := writeback.DetectSince(before, after, root, paths); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
