@@ -41,11 +41,50 @@ func DiffFS(before, after FS, root string, opts SnapshotOptions) (Delta, error) 
 	if err != nil {
 		return Delta{}, err
 	}
-	d := Delta{Added: map[string]Entry{}, Changed: map[string]Change{}, Removed: []string{}}
+	d := Delta{Changed: map[string]Change{}, Removed: []string{}}
 	w := newNodeWalk(root, opts)
-	w.diff(mb, ma, rb, ra, "", &d)
+	var added []addedTree
+	w.diff(mb, ma, rb, ra, "", &d, &added)
+	// The added subtrees are known: size the map once for all their
+	// entries, then fill it.
+	n := 0
+	for _, a := range added {
+		n += a.size()
+	}
+	d.Added = make(map[string]Entry, n)
+	for _, a := range added {
+		w.setAbs(root, a.rel)
+		if a.self {
+			d.Added[a.rel] = w.entry(ma, a.n)
+		}
+		if a.n.isDir() {
+			w.tree(ma, a.n, a.rel, Tree(d.Added))
+		}
+	}
 	slices.Sort(d.Removed)
 	return d, nil
+}
+
+// addedTree is a node of the later file system whose subtree a diff
+// records as added once the walk is over: the node itself (unless only
+// its entries are new) and, for a directory, everything below it that
+// Skip keeps.
+type addedTree struct {
+	rel  string
+	n    *node
+	self bool
+}
+
+// size returns the most entries the added subtree can record.
+func (a addedTree) size() int {
+	n := 0
+	if a.self {
+		n = 1
+	}
+	if a.n.isDir() {
+		n += countNodes(a.n)
+	}
+	return n
 }
 
 // rootNodeLocked returns the directory node at root (not following a
@@ -70,7 +109,7 @@ func (m *MemFS) rootNodeLocked(root string) (*node, error) {
 // diff compares two directory nodes at the relative path rel, whose
 // absolute name is w.abs; the callers hold both locks. A subtree the two
 // file systems share is not visited.
-func (w *nodeWalk) diff(mb, ma *MemFS, b, a *node, rel string, d *Delta) {
+func (w *nodeWalk) diff(mb, ma *MemFS, b, a *node, rel string, d *Delta, added *[]addedTree) {
 	if a == b {
 		return
 	}
@@ -94,22 +133,20 @@ func (w *nodeWalk) diff(mb, ma *MemFS, b, a *node, rel string, d *Delta) {
 			name, an := ac[0].name, ac[0].n
 			ac = ac[1:]
 			if r := join(name); !w.skip(r, name, an) {
-				l := w.push(name)
-				w.addSubtree(ma, an, r, d)
-				w.pop(l)
+				*added = append(*added, addedTree{rel: r, n: an, self: true})
 			}
 		default:
 			name, bn, an := bc[0].name, bc[0].n, ac[0].n
 			bc, ac = bc[1:], ac[1:]
 			if an != bn {
-				w.both(mb, ma, name, bn, an, join(name), d)
+				w.both(mb, ma, name, bn, an, join(name), d, added)
 			}
 		}
 	}
 }
 
 // both compares the entries bn and an, both named name, at rel.
-func (w *nodeWalk) both(mb, ma *MemFS, name string, bn, an *node, rel string, d *Delta) {
+func (w *nodeWalk) both(mb, ma *MemFS, name string, bn, an *node, rel string, d *Delta, added *[]addedTree) {
 	skipB := w.skip(rel, name, bn)
 	skipA := w.skip(rel, name, an)
 	switch {
@@ -119,33 +156,23 @@ func (w *nodeWalk) both(mb, ma *MemFS, name string, bn, an *node, rel string, d 
 		w.removeSubtree(bn, rel, d)
 		return
 	}
-	l := w.push(name)
-	defer w.pop(l)
 	if skipB {
-		w.addSubtree(ma, an, rel, d)
+		*added = append(*added, addedTree{rel: rel, n: an, self: true})
 		return
 	}
+	l := w.push(name)
+	defer w.pop(l)
 	eb, ea := w.entry(mb, bn), w.entry(ma, an)
 	if !eb.Equal(ea) {
 		d.Changed[rel] = Change{Before: eb, After: ea}
 	}
 	switch {
 	case bn.isDir() && an.isDir():
-		w.diff(mb, ma, bn, an, rel, d)
+		w.diff(mb, ma, bn, an, rel, d, added)
 	case bn.isDir():
 		w.removeChildren(bn, rel, d)
 	case an.isDir():
-		w.tree(ma, an, rel, Tree(d.Added))
-	}
-}
-
-// addSubtree records n, whose absolute name is w.abs, and the entries
-// below it as added. d.Added has the shape of a Tree: the walk fills it
-// directly.
-func (w *nodeWalk) addSubtree(m *MemFS, n *node, rel string, d *Delta) {
-	d.Added[rel] = w.entry(m, n)
-	if n.isDir() {
-		w.tree(m, n, rel, Tree(d.Added))
+		*added = append(*added, addedTree{rel: rel, n: an})
 	}
 }
 

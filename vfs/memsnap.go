@@ -54,6 +54,15 @@ func newNodeWalk(root string, opts SnapshotOptions) nodeWalk {
 	return w
 }
 
+// setAbs sets w.abs to the absolute name of rel below root.
+func (w *nodeWalk) setAbs(root, rel string) {
+	w.abs = w.abs[:0]
+	if root != "/" {
+		w.abs = append(w.abs, root...)
+	}
+	w.abs = append(append(w.abs, '/'), rel...)
+}
+
 // push appends name to w.abs and returns the length to give to pop.
 func (w *nodeWalk) push(name string) int {
 	l := len(w.abs)
