@@ -41,46 +41,47 @@ type Issue struct {
 // writes nothing.
 func Classify(changed []string, paths []composite.StatePath) []Issue {
 	var unknown *composite.StatePath
+	// The declared paths in order, with their names computed once.
+	type declared struct {
+		name     string
+		sp       *composite.StatePath
+		reported bool
+	}
+	decls := make([]declared, 0, len(paths))
 	for i, p := range paths {
-		if p.IsUnknown() {
+		switch {
+		case !p.IsUnknown():
+			decls = append(decls, declared{name: p.Name(), sp: &paths[i]})
+		case unknown == nil:
 			unknown = &paths[i]
-			break
 		}
 	}
 	var issues []Issue
-	seen := map[string]bool{}
-	add := func(is Issue) {
-		if !seen[is.Path] {
-			seen[is.Path] = true
-			issues = append(issues, is)
-		}
-	}
 	for _, p := range changed {
-		if d, ok := firstDeclared(p, paths); ok {
-			if d.Strategy == composite.StrategyDiscard || d.Strategy == composite.StrategySymlink && p != d.Name() {
+		var dc *declared
+		for i := range decls {
+			if under(p, decls[i].name) {
+				dc = &decls[i]
+				break
+			}
+		}
+		switch {
+		case dc != nil:
+			d := dc.sp
+			if dc.reported || d.Strategy == composite.StrategyDiscard || d.Strategy == composite.StrategySymlink && p != dc.name {
 				continue
 			}
-			add(Issue{Path: d.RelativePath, Strategy: d.Strategy})
-			continue
+			dc.reported = true
+			issues = append(issues, Issue{Path: d.RelativePath, Strategy: d.Strategy})
+		case unknown == nil || unknown.Strategy == composite.StrategyDiscard || under(p, OutfitterDir):
+		default:
+			issues = append(issues, Issue{Path: p, Strategy: unknown.Strategy, Unknown: true})
 		}
-		if unknown == nil || unknown.Strategy == composite.StrategyDiscard || under(p, OutfitterDir) {
-			continue
-		}
-		add(Issue{Path: p, Strategy: unknown.Strategy, Unknown: true})
 	}
+	// One issue per key: a declared key is reported once above; changed
+	// paths given twice are adjacent once sorted.
 	SortIssues(issues)
-	return issues
-}
-
-// firstDeclared returns the first declared path (the unknown pseudo-path
-// aside) that p equals or lies below.
-func firstDeclared(p string, paths []composite.StatePath) (composite.StatePath, bool) {
-	for _, d := range paths {
-		if !d.IsUnknown() && under(p, d.Name()) {
-			return d, true
-		}
-	}
-	return composite.StatePath{}, false
+	return slices.CompactFunc(issues, func(a, b Issue) bool { return a.Path == b.Path })
 }
 
 // SortIssues sorts issues by Path in upstream's order ([Compare]).

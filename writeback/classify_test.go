@@ -236,3 +236,21 @@ func TestSituations(t *testing.T) {
 		})
 	}
 }
+
+// TestClassifyOnePerKey gives Classify changed paths out of order and one
+// of them twice: each declared key and each undeclared path is one issue,
+// in Compare's order.
+func TestClassifyOnePerKey(t *testing.T) {
+	t.Parallel()
+	paths := piPaths(map[string]composite.Strategy{"cache/": composite.StrategyWarn})
+	changed := []string{"cache/b", "z.txt", "cache/a", "Z.txt", "z.txt", "cache", "a.txt", "outfitter/x"}
+	want := []writeback.Issue{
+		{Path: "a.txt", Strategy: composite.StrategyWarn, Unknown: true},
+		{Path: "cache/", Strategy: composite.StrategyWarn},
+		{Path: "z.txt", Strategy: composite.StrategyWarn, Unknown: true},
+		{Path: "Z.txt", Strategy: composite.StrategyWarn, Unknown: true},
+	}
+	if diff := cmp.Diff(want, writeback.Classify(changed, paths)); diff != "" {
+		t.Errorf("Classify (-want +got):\n%s", diff)
+	}
+}

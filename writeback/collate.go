@@ -49,6 +49,21 @@ const nonASCII = 1 << 8
 // with their base letters). Where ICU reports equality, Compare breaks the
 // tie by byte order, so it is a total order.
 func Compare(a, b string) int {
+	// Every character has its own weights, so a common prefix weighs the
+	// same in both strings at every level: compare what follows it. The
+	// cut is made after an ASCII byte, which no UTF-8 sequence spans.
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	for k > 0 && a[k-1] >= utf8.RuneSelf {
+		k--
+	}
+	return compareWhole(a[k:], b[k:])
+}
+
+// compareWhole is Compare without the shortcut of the common prefix.
+func compareWhole(a, b string) int {
 	if c := compareLevel(a, b, primaryWeight); c != 0 {
 		return c
 	}
