@@ -7,15 +7,52 @@
 // [Plan] follows upstream's run order: sweep stale roots ([Sweep]), look
 // the resolved agent up in the [Registry], create the root ([CreateRoot],
 // named <temp>/outfitter-<profile>-<agent>-XXXXXX with an injected random
-// source), copy catalog skills into it, let the adapter compose the
-// [Composite] (generated [File]s and declared [StatePath]s), render
-// template markers, and build the adapter's [LaunchPlan]. Nothing else is
-// written until [Run.Materialize], which calls [Write]: files first, then
-// state paths. [Run.Launch] returns the final plan, completed by a
-// [LaunchFinisher] adapter (pi writes its launch extension into the root
-// for an interactive launch), so call it after the baseline snapshot, as
-// upstream does. [Run.Cleanup] removes the root without following links
-// unless --debug was passed through.
+// source), resolve catalog skills into it (see below), let the adapter
+// compose the [Composite] (generated [File]s and declared [StatePath]s),
+// render template markers, and build the adapter's [LaunchPlan]. Nothing
+// else is written until [Run.Materialize], which calls [Write]: files
+// first, then state paths, then the system prompt export. [Run.Launch]
+// returns the final plan, completed by a [LaunchFinisher] adapter (pi
+// writes its launch extension into the root for an interactive launch),
+// so call it after the baseline snapshot, as upstream does. [Run.Cleanup]
+// removes the root without following links unless --debug was passed
+// through.
+//
+// # Catalog skills
+//
+// Skill ids in the skills controls (generic and every agent's block) are
+// looked up in the catalog roots (the project's local and shared skills,
+// each layer's bundled skills, each source's skills) and become
+// generated skills below <root>/outfitter/skills: a copy of the skill
+// (links copied as links, never followed) with the files its SKILL.md
+// names in references, scripts and assets, and those an {id, references}
+// entry adds, copied beside it with their modes. Every SKILL.md problem,
+// a reference that is missing, special or whose real path leaves its
+// root, a directory reference holding such a path or a link cycle, a
+// destination claimed twice, an id selected with two reference sets or an
+// {id} entry no catalog has fails the run with a [*SkillsError] listing
+// them all, in upstream's words; a catalog root that cannot be listed
+// fails with a [*SkillsDirectoryError]. Pass-through ids and shadowed
+// ids are warnings. Unlike upstream, nothing is ever written through a
+// link while a skill is generated (a linked catalog skill with files to
+// copy is copied, not written into; a section the skill ships as a link
+// is refused), and a reference glob's extglob groups are literal; globs
+// combining "**" and ".." may match otherwise where Node's walk depends
+// on the order of directory listings.
+//
+// # System prompt export
+//
+// With profile_export (the profile's, else the settings'), the prompt
+// controls of the registry's [PromptExporter] (pi) are rendered into
+// generated-system-prompt.md beside the owning profile (or
+// <id>.generated-system-prompt.md beside a flat one), named in the launch
+// environment as [ExportEnv], and rendered again by [Run.Export] on each
+// live refresh. A cache-backed or ownerless profile is skipped with a
+// message (not a warning: --strict ignores it). The path is decided at
+// planning, so that one leaving the profile's folder fails the run
+// ([*ExportError]) before anything durable is written; upstream throws it
+// after the composite is written. Unlike upstream, a link at the export
+// path is written through only when it leads inside the folder.
 //
 // # Agents
 //

@@ -30,6 +30,9 @@ type world struct {
 	strict      bool
 	env         []string // the process environment
 	opts        composite.Options
+	// edit, when set, changes the resolution before it is planned (for
+	// results the resolver never gives).
+	edit func(*resolve.Result)
 }
 
 // newFS writes the world into a fresh MemFS.
@@ -69,6 +72,9 @@ func (w world) plan(t testing.TB, fsys composite.FS) (*composite.Run, error) {
 	res, err := resolve.Load(mem.(resolve.FS), resolve.Options{Home: home, Project: project, ProfileID: w.selected, AgentID: w.agent, Agents: composite.DefaultRegistry().Agents()})
 	if err != nil {
 		t.Fatalf("resolve: %v", err)
+	}
+	if w.edit != nil {
+		w.edit(res)
 	}
 	opts := w.opts
 	if opts.Rand == nil {

@@ -106,6 +106,9 @@ type Run struct {
 	Swept []string
 	// Strict is the request's strict flag.
 	Strict bool
+
+	exporter PromptExporter
+	export   *export
 }
 
 // Plan sweeps stale roots, selects the adapter, creates the composite root,
@@ -151,6 +154,7 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 	if r.KeepRoot {
 		r.Messages = append(r.Messages, "--debug: keeping composite profile directory "+root)
 	}
+	r.exporter = registry.Exporter()
 	if err := r.plan(root, req, assets, registry.IDs()); err != nil {
 		if !r.KeepRoot {
 			_ = Cleanup(fsys, root)
@@ -189,13 +193,56 @@ func (r *Run) plan(root string, req Request, assets fs.FS, agents []string) erro
 	c.candidates = in.candidates
 	r.Composite, r.Plan = c, plan
 	r.Warnings = append(append(append([]string(nil), skills.warnings...), warnings...), launchWarnings...)
-	return Strict(req.Strict, r.Adapter.ID(), r.Warnings)
+	if err := Strict(req.Strict, r.Adapter.ID(), r.Warnings); err != nil {
+		return err
+	}
+	// Decided now, written after the composite as upstream writes it, so
+	// that a path leaving the profile's folder fails the run before
+	// anything durable is written.
+	r.export, err = planExport(r.FS, res, r.exporter)
+	return err
 }
 
-// Materialize writes the composite (files, then state paths) and returns
-// the copy-fallback warnings.
+// Materialize writes the composite (files, then state paths), then the
+// system prompt export when profile_export asks for one, and returns the
+// messages upstream prints on standard error on the way: the
+// copy-fallback warnings, then the export's skip notices.
 func (r *Run) Materialize() ([]string, error) {
-	return Write(r.FS, r.Composite, WriteOptions{Cwd: r.Input.cwd()})
+	notices, err := Write(r.FS, r.Composite, WriteOptions{Cwd: r.Input.cwd()})
+	if err != nil {
+		return notices, err
+	}
+	if r.export != nil {
+		notices = append(notices, r.export.notices...)
+		if err := writeExport(r.FS, r.export); err != nil {
+			return notices, err
+		}
+	}
+	return notices, nil
+}
+
+// Export exports the system prompt of a fresh resolution, as upstream's
+// live refresh does before it plans the composite again, and returns the
+// export's skip notices. The launch environment keeps the path exported
+// at the start.
+func (r *Run) Export(res *resolve.Result) ([]string, error) {
+	if res == nil {
+		panic("composite: Export needs a resolve result")
+	}
+	e, err := planExport(r.FS, res, r.exporter)
+	if err != nil {
+		return nil, err
+	}
+	return e.notices, writeExport(r.FS, e)
+}
+
+// ExportPath returns the path the system prompt was exported to, "" when
+// the run exports none.
+func (r *Run) ExportPath() string {
+	if r.export == nil {
+		return ""
+	}
+	return r.export.path
 }
 
 // Launch returns the final launch plan: the planned one, completed by the
@@ -205,6 +252,9 @@ func (r *Run) Materialize() ([]string, error) {
 // baseline snapshot, as upstream does.
 func (r *Run) Launch() (LaunchPlan, []string, error) {
 	plan := LaunchPlan{Command: r.Plan.Command, Args: slices.Clone(r.Plan.Args), Env: slices.Clone(r.Plan.Env)}
+	if p := r.ExportPath(); p != "" {
+		plan.Setenv(ExportEnv, p)
+	}
 	if f, ok := r.Adapter.(LaunchFinisher); ok {
 		notices, err := f.FinishLaunch(r.FS, r.Input, r.Composite, &plan)
 		if err != nil {

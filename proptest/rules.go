@@ -287,7 +287,10 @@ var rules = []Divergent{
 					}
 				}
 			case "durable":
-				return x.usesKey("sessionDirectory") && sessionPath.MatchString(d.Key)
+				// The exported system prompt renders systemPrompt and
+				// appendSystemPrompt.
+				return (x.usesKey("sessionDirectory") && sessionPath.MatchString(d.Key)) ||
+					((x.usesKey("systemPrompt") || x.usesKey("appendSystemPrompt")) && strings.Contains(d.Key, "generated-system-prompt.md"))
 			case "warnings", "strict":
 				return x.usesKey("appendSystemPrompt") && warningRule(message(d)) == "prompt-include-warnings"
 			}
@@ -407,7 +410,8 @@ var rules = []Divergent{
 		Where: "prompts/SystemPromptExport.ts:24 (exportSystemPromptIfEnabled), cli/commands/RunCommand.ts:112",
 		What: "With profile_export (profile or settings) upstream writes generated-system-prompt.md (or " +
 			"<id>.generated-system-prompt.md) next to the selected local profile and sets " +
-			"OUTFITTER_SYSTEM_PROMPT_EXPORT_PATH. vfsim does neither.",
+			"OUTFITTER_SYSTEM_PROMPT_EXPORT_PATH. vfsim does the same (composite's planExport); a difference " +
+			"of the path, the variable or the content shows here.",
 		ownsDurable: true,
 		explains: func(x *explainer, d Divergence) bool {
 			return (d.Field == "env" && d.Key == "OUTFITTER_SYSTEM_PROMPT_EXPORT_PATH") ||

@@ -368,9 +368,10 @@ func (x *execution) handleChanges() error {
 	return nil
 }
 
-// refresh re-resolves the run's inputs and rewrites the generated files
-// (never through a link: writeback.Refresh replaces a link by the file and
-// the path becomes discard for the rest of the run). The baseline becomes
+// refresh re-resolves the run's inputs, exports the system prompt again
+// (profile_export) and rewrites the generated files (never through a
+// link: writeback.Refresh replaces a link by the file and the path
+// becomes discard for the rest of the run). The baseline becomes
 // a tree the first time, since the refresh edits it. A failed refresh is a
 // message, as upstream's watcher prints it, not an error of the agent.
 func (x *execution) refresh(watchPath string) error {
@@ -383,6 +384,15 @@ func (x *execution) refresh(watchPath string) error {
 	}
 	generate := func() ([]composite.File, error) {
 		res, err := resolve.Load(x.fsys, resolveOptions(x.spec, x.opts))
+		if err != nil {
+			return nil, err
+		}
+		// Upstream exports the system prompt again before it plans the
+		// composite again.
+		notices, err := x.run.Export(res)
+		for _, n := range notices {
+			x.emit(EventMessage, n)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -34,8 +34,13 @@ type RunReport struct {
 	Summary           *Summary                `json:"summary,omitempty"`
 	CompositeAtLaunch map[string]report.Entry `json:"compositeAtLaunch,omitempty"`
 	Warnings          []string                `json:"warnings"`
-	Error             *string                 `json:"error"`
-	ExitCode          int                     `json:"exitCode"`
+	// Messages are the lines upstream prints that are not warnings
+	// (Result.Messages: notices on standard output, messages on standard
+	// error such as the system-prompt export's skip notices); --strict
+	// never fails on them. Absent when there are none.
+	Messages []string `json:"messages,omitempty"`
+	Error    *string  `json:"error"`
+	ExitCode int      `json:"exitCode"`
 }
 
 // Launch is the tokenized launch plan of a run.
@@ -81,7 +86,7 @@ type Summary struct {
 // report: the composite root becomes <composite-profile> and the fixture
 // roots their tokens.
 func ReportOf(r *Result) RunReport {
-	rr := RunReport{ProfileID: r.ProfileID, AgentID: r.AgentID, Warnings: r.Warnings, ExitCode: r.ExitCode}
+	rr := RunReport{ProfileID: r.ProfileID, AgentID: r.AgentID, Warnings: r.Warnings, Messages: r.Messages, ExitCode: r.ExitCode}
 	if rr.Warnings == nil {
 		rr.Warnings = []string{}
 	}
