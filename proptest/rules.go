@@ -12,6 +12,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // Divergent is an upstream behaviour that vfsim does not follow (yet), as
@@ -246,6 +247,26 @@ func isWarnings(d Divergence) bool {
 // divergence names it.
 var rules = []Divergent{
 	{
+		Name:  "skill-link-materialization",
+		Where: "skills/SkillResolution.ts:200 (cpSync of a linked catalog skill copies the link), :204-:213 (the copies written through it)",
+		What: "A catalog skill that is a symbolic link and has references, scripts or assets to copy: upstream " +
+			"copies the link into the composite and writes the copies through it, into the linked checkout. " +
+			"vfsim never writes through a link: it copies the skill into the composite instead and leaves the " +
+			"checkout as it was (a deliberate deviation, composite's package doc).",
+		ownsDurable: true,
+		explains: func(x *explainer, d Divergence) bool {
+			for _, link := range x.linkedSkills() {
+				switch {
+				case d.Field == "composite" && (d.Key == link.composite+"/type" || strings.HasPrefix(d.Key, link.composite+"/")):
+					return true
+				case d.Field == "durable" && link.durable != "" && strings.HasPrefix(d.Key, link.durable+"/"):
+					return true
+				}
+			}
+			return false
+		},
+	},
+	{
 		Name:  "report-tokenization",
 		Where: "oracle driver.mjs:102 (tokenize: the capture contract, fixtures.md I.3); vfsim side sim/report.go ReportOf",
 		What: "A capture tokenizes every string upstream produced (errors, warnings, file texts: <home>, " +
@@ -419,6 +440,13 @@ var rules = []Divergent{
 		},
 	},
 	{
+		Name:  "yaml-error-text",
+		Where: "validation/YamlDocument.ts:23 (parseYamlDocument: String(YAMLParseError))",
+		What: "A SKILL.md frontmatter the yaml library cannot parse fails the run with that library's message " +
+			"after \"YAMLParseError: \" (\"Flow sequence in block collection must be sufficiently indented…\"); " +
+			"vfsim's YAML parser words it differently.",
+	},
+	{
 		Name:  "always-answer-yaml",
 		Where: "compositeProfile/StatePersistence.ts:170 (recordProfileStatePersistenceOverride)",
 		What: "The \"always\" prompt answer re-serializes the whole profile YAML with the yaml library " +
@@ -526,12 +554,45 @@ var pairings = []struct {
 	{"report-tokenization", func(s string) string { return s }},
 	{"skill-error-scope", func(s string) string { return skillScope.ReplaceAllString(s, "controls.skills/") }},
 	{"json-error-text", func(s string) string { return jsonError.ReplaceAllString(s, "${1}<JSON error>") }},
+	{"yaml-error-text", func(s string) string { return yamlError.ReplaceAllString(s, "${1}<YAML error>") }},
 }
 
 var (
 	skillScope = regexp.MustCompile(`controls\.(pi|claude)\.skills/`)
 	jsonError  = regexp.MustCompile(`(Could not parse pi keybindings file '[^']*': ).*`)
+	yamlError  = regexp.MustCompile(`(?s)(SKILL\.md frontmatter is not valid YAML: YAMLParseError: ).*`)
 )
+
+// linkedSkill is a generated skill upstream left as a link in the
+// composite at launch: its composite path and the fixture-relative path
+// of its target ("" outside the fixture).
+type linkedSkill struct {
+	composite, durable string
+}
+
+// linkedSkills lists the generated skills that are links in some run of
+// the capture.
+func (x *explainer) linkedSkills() []linkedSkill {
+	var out []linkedSkill
+	for _, run := range x.w.Capture.Runs {
+		for p, e := range run.CompositeAtLaunch {
+			if e.Type != vfs.TypeSymlink || !generatedSkill.MatchString(p) {
+				continue
+			}
+			l := linkedSkill{composite: p}
+			for _, tok := range []string{"<home>", "<project>", "<cache>"} {
+				if rest, ok := strings.CutPrefix(e.Target, tok+"/"); ok {
+					l.durable = strings.Trim(tok, "<>") + "/" + rest
+				}
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// generatedSkill matches a generated skill's directory in the composite.
+var generatedSkill = regexp.MustCompile(`^outfitter/skills/[a-z0-9-]+$`)
 
 // Explain names the rules behind a world's divergences (from
 // [CompareCapture]). Strict failures are compared message by message;

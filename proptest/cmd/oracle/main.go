@@ -10,6 +10,7 @@
 //
 //	go run ./proptest/cmd/oracle export -seed 1 -n 600 -out STAGE
 //	go run ./proptest/cmd/oracle export -minimal -out STAGE
+//	go run ./proptest/cmd/oracle export -catalog fixtures/catalog -out STAGE FIXTURE/SCENARIO...
 //	python3 ORACLE/capture.py batch STAGE RESULTS
 //	go run ./proptest/cmd/oracle compare -stage STAGE -results RESULTS [-md REPORT.md] [-v]
 //	go run ./proptest/cmd/oracle pack -stage STAGE -results RESULTS -out sim/testdata/oracle
@@ -19,7 +20,10 @@
 // export writes STAGE/<id>/{fixture/,scenario.json,world.txtar} for worlds
 // drawn from proptest.UpstreamWorldGen, deterministic from the seed (world
 // ids are s<seed>-<index>); with -minimal it writes instead the
-// hand-shrunk worlds m-<rule>, one per rule of the divergence table.
+// hand-shrunk worlds m-<rule>, one per rule of the divergence table; with
+// -catalog, the worlds c-<fixture>--<scenario> of scenarios of the fixture
+// catalog (before ops applied, links into the fixture made relative,
+// assertions and the ops the driver cannot drive left out).
 // capture.py runs each world through upstream
 // twice and keeps the byte-identical ones (RESULTS/<id>/{a.json,meta.json}).
 // compare replays every kept world with vfsim and prints, per upstream
@@ -93,9 +97,19 @@ func export(args []string) error {
 	out := fs.String("out", "", "stage directory (created)")
 	sandbox := fs.String("sandbox", sandboxDefault(), "the capture sandbox (CAPTURE_SANDBOX), where absolute session directories point")
 	minimal := fs.Bool("minimal", false, "write the hand-shrunk minimal worlds (m-<rule>) instead")
+	catalog := fs.String("catalog", "", "write instead the worlds of these catalog scenarios (FIXTURE/SCENARIO arguments) of this fixture catalog")
+	refresh := fs.Bool("refresh", false, "with -catalog, keep edit_source and refresh ops (for a driver that drives them)")
 	_ = fs.Parse(args)
 	if *out == "" {
 		return errors.New("export: -out is required")
+	}
+	if *catalog != "" {
+		for _, arg := range fs.Args() {
+			if err := exportCatalogWorld(*catalog, *out, arg, *refresh); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if *minimal {
 		worlds := minimalWorlds()
