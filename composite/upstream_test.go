@@ -96,7 +96,11 @@ var presence = []string{
 	"outfitter/plugin/skills/outfitter/SKILL.md",
 }
 
-func must(t testing.TB, err error) {
+// must fails the test (a *testing.T or a *rapid.T) on err.
+func must(t interface {
+	Helper()
+	Fatal(args ...any)
+}, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
