@@ -104,14 +104,21 @@ func piSkillSource(fsys vfs.FS, source string, roots []string) (string, error) {
 	}
 	for _, root := range roots {
 		cand := path.Join(root, source)
-		for _, f := range []string{cand, path.Join(cand, "SKILL.md")} {
-			ok, err := isFile(fsys, f)
-			if err != nil {
-				return "", err
-			}
-			if ok {
-				return cand, nil
-			}
+		fi, err := vfs.Stat(fsys, cand)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue // nor is there a SKILL.md below it
+		case err != nil:
+			return "", inspectError(cand, err)
+		case fi.Mode().IsRegular():
+			return cand, nil
+		}
+		ok, err := isFile(fsys, path.Join(cand, "SKILL.md"))
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			return cand, nil
 		}
 	}
 	return source, nil
@@ -153,7 +160,12 @@ func isFile(fsys vfs.FS, name string) (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, &PiSkillError{Msg: fmt.Sprintf("Could not inspect file '%s': %s", name, nodeError(err, "stat", name)), Err: err}
+		return false, inspectError(name, err)
 	}
 	return fi.Mode().IsRegular(), nil
+}
+
+// inspectError is upstream's error for a file whose kind cannot be known.
+func inspectError(name string, err error) error {
+	return &PiSkillError{Msg: fmt.Sprintf("Could not inspect file '%s': %s", name, nodeError(err, "stat", name)), Err: err}
 }

@@ -12,14 +12,47 @@ import (
 )
 
 // skillRoot is a directory scanned for catalog skills (SkillCatalog.ts).
+// What names it and where its skills' references resolve from are worked
+// out only for a root that supplies a skill.
 type skillRoot struct {
 	// dir holds <id>/SKILL.md entries.
 	dir string
-	// refRoot is what the skills' file references resolve from: the
-	// repository that holds them.
-	refRoot string
-	// origin names the root in shadowing warnings.
+	// origin names a project root in shadowing warnings; "" for the
+	// others.
 	origin string
+	// layer is the profile layer a bundled skills folder belongs to.
+	layer *resolve.Layer
+	// source is the configured source a source's skills belong to, and
+	// catalog the directory holding its skills folder.
+	source, catalog string
+}
+
+// refRoot is what the root's skills' file references resolve from: the
+// repository that holds them.
+func (r skillRoot) refRoot(res *resolve.Result) string {
+	switch {
+	case r.layer != nil:
+		at := *r.layer
+		at.ProfilePath = path.Join(r.layer.ResourceRoot, "profile.yml")
+		return resolve.IncludeRoot(at, res.Home)
+	case r.source != "":
+		if path.Base(r.catalog) == ".outfitter" {
+			return path.Dir(r.catalog)
+		}
+		return r.catalog
+	}
+	return res.Project
+}
+
+// name is the root's origin in shadowing warnings.
+func (r skillRoot) name() string {
+	switch {
+	case r.layer != nil:
+		return fmt.Sprintf("profile '%s' skills", path.Base(r.layer.ResourceRoot))
+	case r.source != "":
+		return fmt.Sprintf("source '%s'", r.source)
+	}
+	return r.origin
 }
 
 // catalogSkill is a skill of the catalog.
@@ -63,24 +96,20 @@ func (e *SkillsDirectoryError) Unwrap() error { return e.Err }
 // at <catalog>/skills where the catalog is the source, or its parent when
 // the source is a "profiles" directory. A directory is searched once.
 func skillRoots(fsys vfs.FS, res *resolve.Result) []skillRoot {
-	var roots []skillRoot
+	roots := make([]skillRoot, 0, 2+len(res.Layers)+len(res.Sources))
+	add := func(r skillRoot) {
+		if !slices.ContainsFunc(roots, func(o skillRoot) bool { return o.dir == r.dir }) {
+			roots = append(roots, r)
+		}
+	}
 	if res.Project != "" {
-		roots = append(roots,
-			skillRoot{path.Join(res.Project, ".outfitter", "local", "skills"), res.Project, "project-local skills"},
-			skillRoot{path.Join(res.Project, ".outfitter", "skills"), res.Project, "project skills"})
+		add(skillRoot{dir: path.Join(res.Project, ".outfitter", "local", "skills"), origin: "project-local skills"})
+		add(skillRoot{dir: path.Join(res.Project, ".outfitter", "skills"), origin: "project skills"})
 	}
 	for i := len(res.Layers) - 1; i >= 0; i-- {
-		l := res.Layers[i]
-		if l.ResourceRoot == "" {
-			continue
+		if l := &res.Layers[i]; l.ResourceRoot != "" {
+			add(skillRoot{dir: path.Join(l.ResourceRoot, "skills"), layer: l})
 		}
-		at := l
-		at.ProfilePath = path.Join(l.ResourceRoot, "profile.yml")
-		roots = append(roots, skillRoot{
-			dir:     path.Join(l.ResourceRoot, "skills"),
-			refRoot: resolve.IncludeRoot(at, res.Home),
-			origin:  fmt.Sprintf("profile '%s' skills", path.Base(l.ResourceRoot)),
-		})
 	}
 	for i := len(res.Sources) - 1; i >= 0; i-- {
 		s := res.Sources[i].Dir
@@ -94,20 +123,9 @@ func skillRoots(fsys vfs.FS, res *resolve.Result) []skillRoot {
 		if path.Base(s) == "profiles" {
 			catalog = path.Dir(s)
 		}
-		ref := catalog
-		if path.Base(catalog) == ".outfitter" {
-			ref = path.Dir(catalog)
-		}
-		roots = append(roots, skillRoot{path.Join(catalog, "skills"), ref, fmt.Sprintf("source '%s'", s)})
+		add(skillRoot{dir: path.Join(catalog, "skills"), source: s, catalog: catalog})
 	}
-	seen := map[string]bool{}
-	return slices.DeleteFunc(roots, func(r skillRoot) bool {
-		if seen[r.dir] {
-			return true
-		}
-		seen[r.dir] = true
-		return false
-	})
+	return roots
 }
 
 // discoverSkills builds the catalog: in each root, the directories (or
@@ -146,9 +164,13 @@ func discoverSkills(fsys vfs.FS, res *resolve.Result) (*skillCatalog, error) {
 			names = append(names, name)
 		}
 		slices.SortFunc(names, jsCompare)
+		refRoot, origin := "", ""
+		if len(names) > 0 {
+			refRoot, origin = r.refRoot(res), r.name()
+		}
 		for _, name := range names {
 			dir := path.Join(r.dir, name)
-			entry := &catalogSkill{id: name, dir: dir, skillPath: path.Join(dir, "SKILL.md"), refRoot: r.refRoot, origin: r.origin}
+			entry := &catalogSkill{id: name, dir: dir, skillPath: path.Join(dir, "SKILL.md"), refRoot: refRoot, origin: origin}
 			switch selected, ok := cat.entries[name]; {
 			case !ok:
 				cat.entries[name] = entry
