@@ -23,9 +23,8 @@
 // duplicate keys and several documents are errors, and aliases are held to
 // upstream's budget (an anchor used about a hundred times, fewer when it
 // holds aliases itself) with upstream's "Excessive alias count" message. Documents are checked
-// against embedded JSON Schemas: a boolean check compiled from the same
-// files accepts valid documents, and the full validator runs only to word
-// the problems of the others. Every problem is an [Issue] with a file,
+// against embedded JSON Schemas, compiled once per [Agents] set by the
+// JSON Schema library and reused for every document. Every problem is an [Issue] with a file,
 // a JSON pointer and a message: settings files report all their problems,
 // profiles only the first, as upstream does. Validator messages use
 // upstream's vocabulary but are not promised word for word; files and

@@ -17,12 +17,11 @@ import (
 //go:embed schema/*.json
 var schemaFiles embed.FS
 
-// schemaSet holds the compiled schemas of one [Agents] set: the fast
-// pre-checks and the full validator. It is immutable and safe for
-// concurrent use.
+// schemaSet holds the compiled schemas of one [Agents] set, compiled once
+// with the JSON Schema library and reused for every document. It is
+// immutable and safe for concurrent use.
 type schemaSet struct {
 	settingsJSON, profileJSON []byte
-	fast                      [2]*fastSchema        // by schemaKind
 	full                      [2]*jsonschema.Schema // by schemaKind
 }
 
@@ -33,11 +32,6 @@ func compileSchemas(agents []Agent) (*schemaSet, error) {
 		return nil, err
 	}
 	s := &schemaSet{settingsJSON: settings, profileJSON: profile}
-	for kind, doc := range [...][]byte{settingsSchema: settings, profileSchema: profile} {
-		if s.fast[kind], err = compileFast(doc); err != nil {
-			return nil, fmt.Errorf("%s schema: %w", schemaKind(kind), err)
-		}
-	}
 	c := jsonschema.NewCompiler()
 	for kind, doc := range [...][]byte{settingsSchema: settings, profileSchema: profile} {
 		if s.full[kind], err = compileFull(c, schemaKind(kind).file(), doc); err != nil {
@@ -77,12 +71,8 @@ func (k schemaKind) file() string { return k.String() + ".schema.json" }
 // validate checks doc against the schema kind and returns every problem,
 // ordered by the position of the offending value in the document (a
 // container before its members), with the validator's own order breaking
-// ties. A document the fast pre-check accepts never reaches the full
-// validator, which only words the problems of the others.
+// ties.
 func (s *schemaSet) validate(which schemaKind, doc any, file string) []*Issue {
-	if s.fast[which].valid(doc) {
-		return nil
-	}
 	err := s.full[which].Validate(plainValue(doc))
 	if err == nil {
 		return nil

@@ -1,0 +1,55 @@
+package resolve
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+// internalAgents is an agent set shaped like the adapters' registry: pi,
+// whose block takes one more key, then claude.
+var internalAgents = sync.OnceValue(func() *Agents {
+	a, err := NewAgents(Agent{ID: "pi", Block: `{"properties": {"allow_external_deepwork_jobs": {"type": "boolean"}}}`}, Agent{ID: "claude"})
+	if err != nil {
+		panic(err)
+	}
+	return a
+})
+
+func TestSchemasCompile(t *testing.T) {
+	for name, s := range map[string]*schemaSet{"no agents": noAgentSchemas(), "pi and claude": internalAgents().schemaSet()} {
+		if s.full[settingsSchema] == nil || s.full[profileSchema] == nil {
+			t.Errorf("%s: schemas %+v, want both", name, s)
+		}
+	}
+}
+
+// TestBlockKeywordsOfTheLibrary checks that an agent's block may use any
+// keyword the JSON Schema library evaluates (maxLength, which the
+// embedded schemas do not use) and that documents are checked against it.
+func TestBlockKeywordsOfTheLibrary(t *testing.T) {
+	t.Parallel()
+	a, err := NewAgents(Agent{ID: "a", Block: `{"properties": {"x": {"maxLength": 2}}}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		doc  string
+		want string // the pointer of the one issue, "" for none
+	}{
+		{doc: "controls: {a: {x: ok}}\n"},
+		{doc: "controls: {a: {x: long}}\n", want: "/controls/a/x"},
+	} {
+		doc, err := parseYAML([]byte(tc.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		issues := a.schemaSet().validate(profileSchema, doc, "profile.yml")
+		switch {
+		case tc.want == "" && len(issues) != 0:
+			t.Errorf("%s: issues %v, want none", strings.TrimSpace(tc.doc), issues)
+		case tc.want != "" && (len(issues) != 1 || issues[0].Pointer != tc.want):
+			t.Errorf("%s: issues %v, want one at %s", strings.TrimSpace(tc.doc), issues, tc.want)
+		}
+	}
+}
