@@ -48,7 +48,7 @@ func TestNewRegistryRefuses(t *testing.T) {
 		{"same id twice", []composite.Adapter{composite.Pi{}, named{id: "pi"}}, `agent registry: agent id "pi": given twice`},
 		{"invalid id", []composite.Adapter{named{id: "Big Agent"}}, `agent registry: agent id "Big Agent": not a filesystem-safe id`},
 		{"a control's name", []composite.Adapter{named{id: "provider"}}, `agent registry: agent id "provider": names a generic control`},
-		{"bad block schema", []composite.Adapter{named{id: "x", block: `{"properties": {"a": {"format": "uri"}}}`}}, "agent registry: profile schema:"},
+		{"bad block schema", []composite.Adapter{named{id: "x", block: `{"properties": {"a": {"$ref": "#/$defs/nothing"}}}`}}, "agent registry: profile schema:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
