@@ -27,9 +27,7 @@ import (
 
 func TestPropMemFSMatchesOS(t *testing.T) {
 	vfstest.KernelDifferential(t, vfstest.DiffConfig{
-		Name:            "MemFS",
-		LongNames:       true,
-		TrailingSlashes: true,
+		Name: "MemFS",
 		New: func(_ *rapid.T, _ vfs.ReadWriteFS, umask fs.FileMode) vfs.ReadWriteFS {
 			return vfs.NewMemFS(vfs.MemOptions{Umask: umask, Clock: vfstest.FixedClock()})
 		},

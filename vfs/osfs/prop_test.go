@@ -17,10 +17,8 @@ import (
 // case's initial tree.
 func TestPropRootedMatchesOS(t *testing.T) {
 	vfstest.KernelDifferential(t, vfstest.DiffConfig{
-		Name:            "rooted osfs",
-		Lower:           func(dir string) vfs.ReadWriteFS { return osfs.NewRooted(dir) },
-		LongNames:       true,
-		TrailingSlashes: true,
+		Name:  "rooted osfs",
+		Lower: func(dir string) vfs.ReadWriteFS { return osfs.NewRooted(dir) },
 		New: func(_ *rapid.T, lower vfs.ReadWriteFS, _ fs.FileMode) vfs.ReadWriteFS {
 			return lower
 		},

@@ -31,10 +31,8 @@ import (
 
 func TestPropOverlayMatchesOS(t *testing.T) {
 	vfstest.KernelDifferential(t, vfstest.DiffConfig{
-		Name:            "overlay",
-		LongNames:       true,
-		TrailingSlashes: true,
-		Lower:           func(dir string) vfs.ReadWriteFS { return osfs.NewRooted(dir) },
+		Name:  "overlay",
+		Lower: func(dir string) vfs.ReadWriteFS { return osfs.NewRooted(dir) },
 		New: func(rt *rapid.T, lower vfs.ReadWriteFS, umask fs.FileMode) vfs.ReadWriteFS {
 			return overlayfs.New(readOnly(rt, lower), overlayfs.Options{Umask: umask, Clock: vfstest.FixedClock()})
 		},

@@ -43,15 +43,6 @@ type DiffConfig struct {
 	// in the oracle, then hands it to New.
 	Lower func(dir string) vfs.ReadWriteFS
 
-	// LongNames makes the machine draw names and link targets of about
-	// [vfs.PathMax] bytes (see [KernelDifferential]), for a system under
-	// test that enforces Linux's limit on the length of a name as given.
-	LongNames bool
-
-	// TrailingSlashes makes the machine draw names that end in a slash
-	// (see [KernelDifferential]).
-	TrailingSlashes bool
-
 	// Check, when not nil, is an extra invariant, run after the common one
 	// at every step. initial is the snapshot of the case's initial tree
 	// (empty without Lower) and got the snapshot of sut, which agrees with
@@ -79,9 +70,8 @@ type DiffConfig struct {
 // Names. Names are drawn from a small alphabet so that operations collide:
 // an existing entry, or a child of one, at most four components deep;
 // they never contain "." or "..", and never name "/" itself. Two
-// variations are opt-in, and only once the initial tree is built: with
-// TrailingSlashes, one name in eight ends in a slash; with LongNames, one
-// name in eight, and one relative link target in eight, is padded with
+// variations come once the initial tree is built: one name in eight ends
+// in a slash; one name in eight, and one relative link target in eight, is padded with
 // slashes to a length between [vfs.PathMax]-2 and [vfs.PathMax]+1 bytes
 // (a target after a leading "."), so that both sides meet Linux's limit on
 // the length of a name as given (the oracle's host path is padded to the
@@ -129,7 +119,7 @@ func KernelDifferential(t *testing.T, cfg DiffConfig) {
 			m.initial = m.snapshot(rt)
 		}
 		m.sut, m.name = cfg.New(rt, lower, umask), name
-		m.long, m.slashes = cfg.LongNames, cfg.TrailingSlashes
+		m.varied = true
 		if m.sut == nil {
 			rt.Fatalf("vfstest: DiffConfig.New returned nil")
 		}
@@ -186,12 +176,11 @@ type diffMachine struct {
 	name    string // names sut in failure messages
 	host    HostDir
 	initial vfs.Tree // the snapshot of the initial tree, which never changes
-	// long and slashes enable names of about PATH_MAX bytes and names
-	// ending in a slash ([diffMachine.pad]) when the configuration asks for
-	// them; they are off while the initial tree is built, which tests the
-	// lower layer.
-	long, slashes bool
-	check         func(t *rapid.T, sut vfs.ReadWriteFS, initial, got vfs.Tree)
+	// varied enables names of about PATH_MAX bytes and names ending in a
+	// slash ([diffMachine.pad]); it is off while the initial tree is
+	// built, which tests the lower layer.
+	varied bool
+	check  func(t *rapid.T, sut vfs.ReadWriteFS, initial, got vfs.Tree)
 }
 
 // seed builds the same random small tree in the system under test and in
@@ -247,36 +236,34 @@ func (m *diffMachine) existing() []string {
 }
 
 // pad returns the name to give the system under test and the host path to
-// give the oracle: name and its host path, with the variations the
-// configuration asks for. With trailing slashes, one name in eight ends in
-// a slash. With long names, one name in eight gets extra slashes (after a
-// leading "/." or, with trailing slashes too, at one of its separators)
+// give the oracle: name and its host path, with the variations once the
+// initial tree is built. One name in eight ends in a slash. One name in
+// eight gets extra slashes (after a leading "/." or at one of its
+// separators)
 // that bring its length to about [vfs.PathMax], and the host path gets as
 // many fewer as the directory's prefix is long, so that the kernel judges
 // a string of the same length as the system under test gets. The slashes
 // never lead the name: os.RemoveAll collapses leading slashes, which the
 // host path does not have.
 func (m *diffMachine) pad(t *rapid.T, label, name string) (sut, host string) {
-	if m.slashes && rapid.IntRange(0, 7).Draw(t, label+".slash") == 0 {
+	if m.varied && rapid.IntRange(0, 7).Draw(t, label+".slash") == 0 {
 		name += "/"
 	}
-	if !m.long || rapid.IntRange(0, 7).Draw(t, label+".long") != 0 {
+	if !m.varied || rapid.IntRange(0, 7).Draw(t, label+".long") != 0 {
 		return name, m.host.Path(name)
 	}
 	n := rapid.IntRange(vfs.PathMax-2, vfs.PathMax+1).Draw(t, label+".length")
 	head, tail := "/.", name
-	if m.slashes {
-		// A separator inside the name gives os.MkdirAll and os.RemoveAll
-		// parents that end in slashes.
-		cuts := []int{0}
-		for i := 1; i < len(name)-1; i++ {
-			if name[i] == '/' {
-				cuts = append(cuts, i)
-			}
+	// A separator inside the name gives os.MkdirAll and os.RemoveAll
+	// parents that end in slashes.
+	cuts := []int{0}
+	for i := 1; i < len(name)-1; i++ {
+		if name[i] == '/' {
+			cuts = append(cuts, i)
 		}
-		if i := rapid.SampledFrom(cuts).Draw(t, label+".cut"); i > 0 {
-			head, tail = name[:i], name[i:]
-		}
+	}
+	if i := rapid.SampledFrom(cuts).Draw(t, label+".cut"); i > 0 {
+		head, tail = name[:i], name[i:]
 	}
 	return PadName(head, tail, n), string(m.host) + PadName(head, tail, n-len(m.host))
 }
@@ -360,7 +347,7 @@ func (m *diffMachine) symlink(t *rapid.T) {
 		target += "/"
 	}
 	hostTarget := m.host.MapTarget(target)
-	if m.long && !strings.HasPrefix(target, "/") && rapid.IntRange(0, 7).Draw(t, "target.long") == 0 {
+	if m.varied && !strings.HasPrefix(target, "/") && rapid.IntRange(0, 7).Draw(t, "target.long") == 0 {
 		// A relative target is the same string on both sides.
 		target = PadName(".", "/"+target, rapid.IntRange(vfs.PathMax-2, vfs.PathMax+1).Draw(t, "target.length"))
 		hostTarget = target
