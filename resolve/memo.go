@@ -79,7 +79,7 @@ func (c *Cache) put(k memoKey, e *cachedDoc) {
 	}
 	c.entries[k] = e
 	if e.profile != nil {
-		c.next++
+		c.next++ // only distinct numbers matter: "c.next--" is equivalent
 		c.serials[e.profile] = c.next
 	}
 }
@@ -217,7 +217,8 @@ func (c *Cache) resolveProfile(layers []Layer, id, project string) *Resolution {
 // profiles resolve alike: ResolveProfile reads nothing else of a layer
 // but its id, which is its profile's.
 func (c *Cache) resolutionKey(layers []Layer, id, project string) (string, bool) {
-	b := make([]byte, 0, len(id)+len(project)+2+8*len(layers))
+	var buf [128]byte // most keys fit; a longer one grows on the heap
+	b := buf[:0]
 	b = append(b, id...)
 	b = append(b, 0)
 	b = append(b, project...)

@@ -221,6 +221,17 @@ func TestStringifyNumbers(t *testing.T) {
 	if got, want := string(Stringify("a\"\\\n\t\x01<>&\u2028é", "")), `"a\"\\\n\t\u0001<>&`+"\u2028é\""; got != want {
 		t.Errorf("Stringify(string) = %q, want %q", got, want)
 	}
+	for in, want := range map[string]string{
+		"\x1f":      `"\u001f"`,
+		" \x7f":     "\" \x7f\"",
+		"a\x80b":    `"a\ufffdb"`,
+		"\ufffd":    "\"\ufffd\"",
+		"\xe9t\xe9": `"\ufffdt\ufffd"`,
+	} {
+		if got := string(Stringify(in, "")); got != want {
+			t.Errorf("Stringify(%q) = %q, want %q (invalid UTF-8 becomes an escaped U+FFFD, a real U+FFFD stays)", in, got, want)
+		}
+	}
 	if got, want := string(Stringify([]any{NewObject(), []any{}}, "  ")), "[\n  {},\n  []\n]"; got != want {
 		t.Errorf("Stringify(empties) = %q, want %q", got, want)
 	}
@@ -252,6 +263,8 @@ func TestProfilePolicyPaths(t *testing.T) {
 		want arrayPolicy // -1: no rule
 	}{
 		{"controls.args", policyPrepend},
+		{"contrxls.args", -1},
+		{"metadata.args", -1},
 		{"controls.pi.args", policyPrepend},
 		{"controls.claude.append_system_prompt", policyPrependList},
 		{"controls.appendSystemPrompt", policyPrependList},

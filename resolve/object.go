@@ -114,8 +114,8 @@ func (o *Object) Set(key string, value any) {
 		o.entries = append(o.entries, entry{key, value})
 		if o.index != nil {
 			o.index[key] = at
-		} else if len(o.entries) > indexAbove {
-			o.reindex()
+		} else {
+			o.reindex() // builds the index when the object outgrows scanning
 		}
 		return
 	}
@@ -181,13 +181,10 @@ func CloneValue(v any) any {
 // arrayIndex reports whether key is a canonical JavaScript array index
 // (a decimal integer below 2^32-1 without leading zeros).
 func arrayIndex(key string) (uint64, bool) {
-	if key == "" || len(key) > 10 || (len(key) > 1 && key[0] == '0') {
+	// A name fails on its first byte, cheaply; ParseUint refuses the
+	// rest of what is not a decimal number.
+	if key == "" || len(key) > 10 || key[0] < '0' || key[0] > '9' || len(key) > 1 && key[0] == '0' {
 		return 0, false
-	}
-	for i := 0; i < len(key); i++ {
-		if key[i] < '0' || key[i] > '9' {
-			return 0, false
-		}
 	}
 	n, err := strconv.ParseUint(key, 10, 64)
 	if err != nil || n >= 1<<32-1 {

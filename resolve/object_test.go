@@ -1,6 +1,7 @@
 package resolve_test
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"testing"
@@ -59,7 +60,7 @@ func jsIndex(k string) (int64, bool) {
 // after every step.
 func TestObjectMatchesModel(t *testing.T) {
 	t.Parallel()
-	keys := rapid.SampledFrom([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "0", "1", "7", "10", "01", "-1", "4294967295", "4294967294"})
+	keys := rapid.SampledFrom([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "0", "1", "7", "9", "10", "01", "-1", "1a", "+1", "4294967295", "4294967294"})
 	rapid.Check(t, func(t *rapid.T) {
 		obj := resolve.NewObject()
 		model := &modelObject{vals: map[string]any{}}
@@ -96,4 +97,43 @@ func TestObjectMatchesModel(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestObjectMarshalJSON: an Object encodes with its keys in order, and a
+// nil one as null.
+func TestObjectMarshalJSON(t *testing.T) {
+	t.Parallel()
+	o := resolve.NewObject()
+	o.Set("b", 1.0)
+	o.Set("a", []any{"x"})
+	got, err := json.Marshal(struct{ Set, Unset *resolve.Object }{Set: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"Set":{"b":1,"a":["x"]},"Unset":null}`; string(got) != want {
+		t.Errorf("json.Marshal = %s, want %s", got, want)
+	}
+}
+
+// TestStableJSON: equal values give equal text whatever their key order,
+// and different values different text.
+func TestStableJSON(t *testing.T) {
+	t.Parallel()
+	ab, ba := resolve.NewObject(), resolve.NewObject()
+	ab.Set("a", []any{1.0, 2.0})
+	ab.Set("b", "x")
+	ba.Set("b", "x")
+	ba.Set("a", []any{1.0, 2.0})
+	want := `{"a":[1,2],"b":"x"}`
+	for _, v := range []*resolve.Object{ab, ba} {
+		if got := resolve.StableJSON(v); got != want {
+			t.Errorf("StableJSON = %s, want %s", got, want)
+		}
+	}
+	if got := resolve.StableJSON([]string{"a", "b"}); got != `["a","b"]` {
+		t.Errorf("StableJSON of strings = %s", got)
+	}
+	if resolve.StableJSON([]any{1.0, 2.0}) == resolve.StableJSON([]any{12.0}) {
+		t.Error("[1,2] and [12] have the same text")
+	}
 }

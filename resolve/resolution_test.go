@@ -332,6 +332,7 @@ func TestIdentities(t *testing.T) {
 		"git@github.com:acme/x.git":  "resource:git@github.com:acme/x.git",
 		"git+git@github.com:a/b":     "git:git@github.com:a/b.git",
 		"../up":                      "path:/up",
+		"npm:@@x":                    "npm:@",
 	} {
 		if got := resolve.ExtensionIdentity(entry, "/p"); got != want {
 			t.Errorf("ExtensionIdentity(%q) = %q, want %q", entry, got, want)
@@ -344,10 +345,36 @@ func TestIdentities(t *testing.T) {
 		" deploy-review ":       "id:deploy-review",
 		deploy:                  "id:deploy-review",
 		"Deploy":                "resource:Deploy",
+		strings.Repeat("a", 64): "id:" + strings.Repeat("a", 64),
 		strings.Repeat("a", 65): "resource:" + strings.Repeat("a", 65),
 	} {
 		if got := resolve.SkillIdentity(entry, "/p"); got != want {
 			t.Errorf("SkillIdentity(%v) = %q, want %q", entry, got, want)
+		}
+	}
+}
+
+// TestResolveStatePersistence: state_persistence overrides merge by path
+// down the stack; a profile without any keeps its parents', and an empty
+// mapping is none.
+func TestResolveStatePersistence(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		defs []def
+		want string // the flattened overrides as JSON, "null" for none
+	}{
+		{"a child without overrides keeps its parent's", []def{{"base", "state_persistence: {mcp.json: warn}"}, {"child", "inherits: [base]"}}, `{"mcp.json":"warn"}`},
+		{"a child's override wins path by path", []def{{"base", "state_persistence: {mcp.json: warn, auth.json: error}"}, {"child", "inherits: [base]\nstate_persistence: {mcp.json: discard}"}}, `{"mcp.json":"discard","auth.json":"error"}`},
+		{"an empty mapping is none", []def{{"child", "state_persistence: {}"}}, `null`},
+	}
+	for _, tc := range tests {
+		res := resolve.ResolveProfile(layersOf(t, tc.defs...), "child", "/p")
+		if res.Profile == nil {
+			t.Fatalf("%s: no profile: %v", tc.name, res.Issues)
+		}
+		if got := string(resolve.Stringify(res.Profile.StatePersistence, "")); got != tc.want {
+			t.Errorf("%s: state persistence %s, want %s", tc.name, got, tc.want)
 		}
 	}
 }

@@ -494,3 +494,23 @@ func TestLoadSettingsWith(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadCacheDirectory: the run's cache directory is the settings'
+// cache_directory, resolved against the settings file, or
+// ~/.outfitter/cache without one.
+func TestLoadCacheDirectory(t *testing.T) {
+	t.Parallel()
+	for settings, want := range map[string]string{
+		"default_profile: eng\n":                            home + "/.outfitter/cache",
+		"default_profile: eng\ncache_directory: ./cache2\n": home + "/.outfitter/cache2",
+	} {
+		fsys := memTree(t, vfstest.Tree{userSettings: file(settings + "profile_sources: [{path: ./profiles}]\n"), "home/.outfitter/profiles/eng.yml": file("id: eng\n")})
+		res, err := resolve.Load(fsys, resolve.Options{Agents: agents(), Home: home, Project: project})
+		if err != nil {
+			t.Fatalf("%q: Load: %v", settings, err)
+		}
+		if res.CacheDirectory != want {
+			t.Errorf("%q: cache directory %q, want %q", settings, res.CacheDirectory, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -223,5 +224,20 @@ func TestYAMLLargeDocuments(t *testing.T) {
 				t.Errorf("issue %q, want %q", issue.Error(), tc.msg)
 			}
 		})
+	}
+}
+
+// TestYAMLKeysAsJavaScriptStrings: a mapping key that is not a string
+// becomes the object key JavaScript's String() gives it.
+func TestYAMLKeysAsJavaScriptStrings(t *testing.T) {
+	t.Parallel()
+	doc, err := parseYAML([]byte(".nan: a\n.inf: b\n-.inf: c\n-0: d\n1e21: e\n0.000001: f\ntrue: g\n~: h\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := doc.(*Object).Keys()
+	want := []string{"0", "NaN", "Infinity", "-Infinity", "1e+21", "0.000001", "true", ""}
+	if !slices.Equal(got, want) {
+		t.Errorf("keys %q, want %q", got, want)
 	}
 }
