@@ -75,3 +75,33 @@ func TestSourceScansKeptWhileMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceScansKeptPerDirectory: a scan of minMemoProfiles profile files
+// or more is kept with its snapshot, the latest first, at most
+// maxSourceMemos to a directory; a smaller one is not.
+func TestSourceScansKeptPerDirectory(t *testing.T) {
+	t.Parallel()
+	c := NewCache()
+	var snaps []*vfs.MemFS
+	for range 4 {
+		s := vfs.NewMemFS(vfs.MemOptions{})
+		if err := s.MkdirAll("/src", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		snaps = append(snaps, s)
+	}
+	c.noteScan(snaps[0], "/src", internalAgents(), nil, minMemoProfiles-1)
+	if n := len(c.sources["/src"].memos); n != 0 {
+		t.Fatalf("a scan of %d files kept %d memos, want none", minMemoProfiles-1, n)
+	}
+	for _, s := range snaps[1:] {
+		c.noteScan(s, "/src", internalAgents(), nil, minMemoProfiles)
+	}
+	var kept []*vfs.MemFS
+	for _, m := range c.sources["/src"].memos {
+		kept = append(kept, m.snap)
+	}
+	if !slices.Equal(kept, []*vfs.MemFS{snaps[3], snaps[2]}) {
+		t.Errorf("kept the scans of snapshots %v, want the last two of %v, latest first", kept, snaps[1:])
+	}
+}

@@ -104,6 +104,8 @@ func (o *Object) Set(key string, value any) {
 	if idx, ok := arrayIndex(key); ok {
 		for i, e := range o.entries {
 			j, isIdx := arrayIndex(e.key)
+			// j == idx would be key itself, which find did not see: ">="
+			// is the same test.
 			if !isIdx || j > idx {
 				at = i
 				break

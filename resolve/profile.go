@@ -245,6 +245,8 @@ func (fs *fieldStore) str(o *Object, key string) *string {
 	if !ok {
 		return nil
 	}
+	// Allocating when the batch is not full ("!=") would only allocate
+	// more: each pointer stays valid and distinct either way.
 	if len(fs.strs) == cap(fs.strs) {
 		fs.strs = make([]string, 0, 8)
 	}

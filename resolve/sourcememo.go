@@ -78,6 +78,7 @@ func (c *Cache) sourceHit(m *vfs.MemFS, dir string, agents *Agents) (*sourceMemo
 		return memo, false
 	}
 	d.misses++
+	// keepAfterMisses is a power of two, so "<" for "<=" keeps the same.
 	keep := d.files >= minMemoProfiles && (d.misses <= keepAfterMisses || d.misses&(d.misses-1) == 0)
 	if !keep {
 		// Scans that keep missing cost a check on every load: drop them.

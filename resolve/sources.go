@@ -128,10 +128,7 @@ func (cache *Cache) scanSource(fsys FS, dir string, agents *Agents, buf []scanne
 	if err != nil {
 		return nil, []*Issue{{File: dir, Message: "Could not read profile source entries: " + err.Error(), Err: err}}, false
 	}
-	found = buf
-	if cap(found) < len(cands) {
-		found = make([]scanned, 0, len(cands))
-	}
+	found = slices.Grow(buf, len(cands))
 	for _, c := range cands {
 		if !ValidID(c.slug) {
 			found = append(found, scanned{cand: c, issue: &Issue{File: c.file, Message: fmt.Sprintf("Profile slug '%s' is not a filesystem-safe Outfitter profile id.", c.slug)}})
@@ -255,6 +252,8 @@ func compareUTF16(a, b string) int {
 
 func ascii(s string) bool {
 	for i := 0; i < len(s); i++ {
+		// A lone 0x80 (">") sorts after every ASCII character either
+		// way, as its U+FFFD does.
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}

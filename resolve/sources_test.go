@@ -458,3 +458,15 @@ func TestLoadSourceThroughLinks(t *testing.T) {
 		t.Errorf("a dangling entry: layers %+v and no issue", layers)
 	}
 }
+
+// TestLoadSourceUninspectable: a source directory that cannot be
+// inspected (here a link loop) is one issue naming it and why, not a
+// missing directory.
+func TestLoadSourceUninspectable(t *testing.T) {
+	t.Parallel()
+	fsys := memTree(t, vfstest.Tree{"a": vfstest.Link("b"), "b": vfstest.Link("a")})
+	_, issues := resolve.LoadSource(fsys, resolve.Source{Path: "/w/a"}, agents())
+	if len(issues) != 1 || issues[0].File != "/w/a" || issues[0].Message != "Could not inspect profile source: stat /w/a: too many levels of symbolic links" {
+		t.Errorf("issues %v, want the one that the source could not be inspected", issueList(issues))
+	}
+}

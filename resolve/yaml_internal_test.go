@@ -187,6 +187,15 @@ func TestYAMLLargeDocuments(t *testing.T) {
 	for i := range tooLong {
 		tooLong[i] = '#'
 	}
+	t.Run("a file at the byte limit is parsed", func(t *testing.T) {
+		t.Parallel()
+		// A tab cannot start a token: the parser stops at once.
+		atLimit := append([]byte("\t"), tooLong[:maxYAMLBytes-1]...)
+		_, err := parseYAML(atLimit)
+		if err == nil || !strings.HasPrefix(err.Error(), yamlErrorPrefix) {
+			t.Errorf("parseYAML of %d bytes = %v, want the parser's error", len(atLimit), err)
+		}
+	})
 	var copies strings.Builder
 	copies.WriteString("a: &x [")
 	copies.WriteString(strings.Repeat("1, ", 11999))
