@@ -240,6 +240,8 @@ func stub(n *yaml.Node) any {
 // its anchor.
 func (c *converter) enter(n *yaml.Node) {
 	c.count()
+	// Not recording an anchor here ("==") would be the same: useAlias
+	// records one it has not seen, with the same count.
 	if n.Anchor != "" && c.expanding == 0 {
 		c.anchor(n)
 	}
@@ -298,12 +300,12 @@ func (c *converter) pop() { c.active = c.active[:len(c.active)-1] }
 const bigMapping = 32
 
 func (c *converter) mapping(n *yaml.Node) (*Object, error) {
-	size := len(n.Content) / 2
+	size := len(n.Content) / 2 // a capacity: "*" would only allocate more
 	obj := newObjectSize(size)
 	start := len(c.seen)
 	defer func() { c.seen = c.seen[:start] }()
 	var index map[mapKey]bool
-	for i := 0; i+1 < len(n.Content); i += 2 {
+	for i := 0; i < len(n.Content); i += 2 { // keys and values in pairs
 		kn, vn := n.Content[i], n.Content[i+1]
 		k, err := c.key(kn)
 		if err != nil {
@@ -322,6 +324,8 @@ func (c *converter) mapping(n *yaml.Node) (*Object, error) {
 					}
 				}
 				c.seen = append(c.seen, k)
+				// Building the index a key sooner (">=") only moves the
+				// point where lookups switch.
 				if len(c.seen)-start > bigMapping {
 					index = make(map[mapKey]bool, size)
 					for _, s := range c.seen[start:] {

@@ -110,6 +110,11 @@ func TestYAMLAliasBudgetMatchesUpstream(t *testing.T) {
 	lazy := func(uses int) string {
 		return "a: &a [x]\nb: &b [*a]\nc: *b\nd: [" + strings.Repeat("*a, ", 39) + "*a]\ne: [" + strings.Repeat("*b, ", uses-1) + "*b]\n"
 	}
+	// c's alias count multiplies the uses and counts down the chain:
+	// b's is a's uses times a's, a's is x's uses.
+	chain := func(uses int) string {
+		return "x: &x [1]\na: &a [*x, *x]\nb: &b [*a, *a, *a]\nc: [" + strings.Repeat("*b, ", uses-1) + "*b]\n"
+	}
 	aliasKeys := func(n int) string {
 		var b strings.Builder
 		b.WriteString("a: &k x\n")
@@ -130,6 +135,8 @@ func TestYAMLAliasBudgetMatchesUpstream(t *testing.T) {
 		{"three levels of nine and ten", lol(9), budget},
 		{"an alias count taken when first aliased: 50 uses", lazy(48), ""},
 		{"an alias count taken when first aliased: 51 uses", lazy(49), budget},
+		{"a chain of aliases used 7 times", chain(7), ""},
+		{"a chain of aliases used 8 times", chain(8), budget},
 		{"an anchor used as a key 99 times", aliasKeys(99), ""},
 		{"an anchor used as a key 100 times", aliasKeys(100), budget},
 		{"a duplicate key after the budget is exceeded", aliasDoc("v", 100) + "b: 1\nb: 2\n", dup},
