@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -56,26 +55,12 @@ run fails.`,
 // launch, the warnings and the durable changes a real run would make
 // before the agent starts.
 func dryRun(c *cli, home, project string, spec sim.Spec) (int, error) {
-	cwd, err := os.Getwd()
+	h, err := hostOf(home, project)
 	if err != nil {
 		return 0, err
 	}
-	if home == "" {
-		if home, err = os.UserHomeDir(); err != nil {
-			return 0, err
-		}
-	}
-	if project == "" {
-		project = cwd
-	}
-	if spec.Home, err = filepath.Abs(home); err != nil {
-		return 0, err
-	}
-	if spec.Project, err = filepath.Abs(project); err != nil {
-		return 0, err
-	}
-	spec.Home, spec.Project = filepath.ToSlash(spec.Home), filepath.ToSlash(spec.Project)
-	opts := sim.Options{TempDir: filepath.ToSlash(os.TempDir()), Cwd: filepath.ToSlash(cwd), Env: os.Environ()}
+	spec.Home, spec.Project = h.home, h.project
+	opts := h.options()
 	out := dryRunOn(context.Background(), osfs.New(), spec, opts)
 	printDryRun(c.stdout, spec, out)
 	if out.Result.Err != nil || out.ChangesErr != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/outfitter-go/vfsim/sim"
@@ -53,34 +52,15 @@ code, 128 plus the signal's number when a signal ended it (130, 143, else
 
 // execRun is `vfsim exec`: one run on the host with the real agent CLI.
 func execRun(c *cli, home, project string, spec sim.Spec) (int, error) {
-	cwd, err := os.Getwd()
+	h, err := hostOf(home, project)
 	if err != nil {
 		return 0, err
 	}
-	if home == "" {
-		if home, err = os.UserHomeDir(); err != nil {
-			return 0, err
-		}
-	}
-	if project == "" {
-		project = cwd
-	}
-	if spec.Home, err = filepath.Abs(home); err != nil {
-		return 0, err
-	}
-	if spec.Project, err = filepath.Abs(project); err != nil {
-		return 0, err
-	}
-	spec.Home, spec.Project = filepath.ToSlash(spec.Home), filepath.ToSlash(spec.Project)
+	spec.Home, spec.Project = h.home, h.project
 	spec.Interactive = isTerminal(os.Stdin) && isTerminal(c.stdout)
-	env := os.Environ()
-	opts := sim.Options{
-		TempDir:  filepath.ToSlash(os.TempDir()),
-		Cwd:      filepath.ToSlash(cwd),
-		Env:      env,
-		Tools:    sources.Exec{Env: env},
-		Observer: printer{stdout: c.stdout, stderr: c.stderr},
-	}
+	opts := h.options()
+	opts.Tools = sources.Exec{Env: opts.Env}
+	opts.Observer = printer{stdout: c.stdout, stderr: c.stderr}
 	if spec.Interactive {
 		opts.Prompter = writeback.NewLinePrompter(os.Stdin, c.stdout)
 	}

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -92,31 +90,16 @@ func newMachine(fixture, home, project string) (*machine, error) {
 		}
 		return fixtureMachine(fx)
 	}
-	cwd, err := os.Getwd()
+	h, err := hostOf(home, project)
 	if err != nil {
 		return nil, err
 	}
-	if home == "" {
-		if home, err = os.UserHomeDir(); err != nil {
-			return nil, err
-		}
-	}
-	if project == "" {
-		project = cwd
-	}
-	if home, err = filepath.Abs(home); err != nil {
-		return nil, err
-	}
-	if project, err = filepath.Abs(project); err != nil {
-		return nil, err
-	}
-	home, project = filepath.ToSlash(home), filepath.ToSlash(project)
 	overlay := func() sim.FS { return overlayfs.New(osfs.New(), overlayfs.Options{Umask: 0o022}) }
 	return &machine{
 		fsys: overlay(), scratch: overlay,
-		home: home, project: project,
-		opts: sim.Options{TempDir: filepath.ToSlash(os.TempDir()), Cwd: filepath.ToSlash(cwd), Env: os.Environ()},
-		name: prefixNamer(map[string]string{home: "<home>", project: "<project>"}),
+		home: h.home, project: h.project,
+		opts: h.options(),
+		name: prefixNamer(map[string]string{h.home: "<home>", h.project: "<project>"}),
 	}, nil
 }
 
