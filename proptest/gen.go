@@ -264,24 +264,12 @@ func OpGen(profiles []Profile) *rapid.Generator[Op] {
 func WorldGen() *rapid.Generator[World] {
 	return rapid.Custom(func(t *rapid.T) World {
 		w := World{Name: "world"}
-		w.User = SettingsGen(LayerUser).Draw(t, "user_settings")
-		if oneIn(t, "has_project_settings", 2) {
-			w.Project = SettingsGen(LayerProject).Draw(t, "project_settings")
-		}
-		if oneIn(t, "has_local_settings", 2) {
-			w.Local = SettingsGen(LayerLocal).Draw(t, "local_settings")
-		}
-		if oneIn(t, "has_remote_settings", 3) {
-			w.Remote = SettingsGen(LayerRemote).Draw(t, "remote_settings")
-		}
+		drawSettings(t, &w)
 		w.Profiles = rapid.SliceOfNDistinct(ProfileGen(), 1, 4, Profile.ProfileFile).Draw(t, "profiles")
 		if !oneIn(t, "anchor", 10) {
 			// Most worlds define the usual default profile in the home
 			// folder, so that most runs launch.
-			anchor := w.Profiles[0]
-			anchor.ID, anchor.Loc = "a", LocHome
-			rest := slices.DeleteFunc(w.Profiles[1:], func(p Profile) bool { return p.ProfileFile() == anchor.ProfileFile() })
-			w.Profiles = append([]Profile{anchor}, rest...)
+			anchorDefault(&w)
 		}
 		if !oneIn(t, "sources_miss_profiles", 4) {
 			coverProfiles(&w)
@@ -294,6 +282,31 @@ func WorldGen() *rapid.Generator[World] {
 		}
 		return w
 	})
+}
+
+// drawSettings draws the settings of a world's layers: the user's
+// always, the project's, the project-local and the remote ones now and
+// then.
+func drawSettings(t *rapid.T, w *World) {
+	w.User = SettingsGen(LayerUser).Draw(t, "user_settings")
+	if oneIn(t, "has_project_settings", 2) {
+		w.Project = SettingsGen(LayerProject).Draw(t, "project_settings")
+	}
+	if oneIn(t, "has_local_settings", 2) {
+		w.Local = SettingsGen(LayerLocal).Draw(t, "local_settings")
+	}
+	if oneIn(t, "has_remote_settings", 3) {
+		w.Remote = SettingsGen(LayerRemote).Draw(t, "remote_settings")
+	}
+}
+
+// anchorDefault makes the first definition the usual default profile, a
+// in the home folder, and drops another definition at the same file.
+func anchorDefault(w *World) {
+	anchor := w.Profiles[0]
+	anchor.ID, anchor.Loc = "a", LocHome
+	rest := slices.DeleteFunc(w.Profiles[1:], func(p Profile) bool { return p.ProfileFile() == anchor.ProfileFile() })
+	w.Profiles = append([]Profile{anchor}, rest...)
 }
 
 // oneIn draws an event of probability 1/n from a sampled choice (rapid's

@@ -193,22 +193,10 @@ var skillEntries = weighted([]string{
 func UpstreamWorldGen() *rapid.Generator[World] {
 	return rapid.Custom(func(t *rapid.T) World {
 		w := World{Name: "world"}
-		w.User = SettingsGen(LayerUser).Draw(t, "user_settings")
-		if oneIn(t, "has_project_settings", 2) {
-			w.Project = SettingsGen(LayerProject).Draw(t, "project_settings")
-		}
-		if oneIn(t, "has_local_settings", 2) {
-			w.Local = SettingsGen(LayerLocal).Draw(t, "local_settings")
-		}
-		if oneIn(t, "has_remote_settings", 3) {
-			w.Remote = SettingsGen(LayerRemote).Draw(t, "remote_settings")
-		}
+		drawSettings(t, &w)
 		w.Profiles = rapid.SliceOfNDistinct(upstreamProfileGen(), 1, 4, Profile.ProfileFile).Draw(t, "profiles")
 		if !oneIn(t, "anchor", 20) {
-			anchor := w.Profiles[0]
-			anchor.ID, anchor.Loc = "a", LocHome
-			rest := slices.DeleteFunc(w.Profiles[1:], func(p Profile) bool { return p.ProfileFile() == anchor.ProfileFile() })
-			w.Profiles = append([]Profile{anchor}, rest...)
+			anchorDefault(&w)
 		}
 		// The first definition, usually the default profile, prompts for
 		// one path both agents declare now and then.
