@@ -136,6 +136,32 @@ func viewOf(res *sim.Result, durable vfs.Delta, strip string) view {
 	return v
 }
 
+// e2eFixtureFS loads the end-to-end fixture.
+func e2eFixtureFS(t *testing.T) *fixtures.Fixture {
+	t.Helper()
+	fx, err := fixtures.LoadTxtar([]byte(e2eFixture), "e2e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fx
+}
+
+// onHost copies the fixture's tree under a temporary directory of the
+// host, with a tmp directory beside it, and returns that directory and
+// the host's file system.
+func onHost(t *testing.T, fx *fixtures.Fixture) (string, sim.FS) {
+	t.Helper()
+	host := t.TempDir()
+	hostFS := osfs.New()
+	if err := vfs.CopyTree(hostFS, host+report.FixtureRoot, fx.Clone(), report.FixtureRoot); err != nil {
+		t.Fatal(err)
+	}
+	if err := hostFS.Mkdir(host+"/tmp", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return host, hostFS
+}
+
 // seeded returns the options both runs share: the same random suffix of
 // the composite root and the fixtures' clock.
 func seeded(tempDir string) sim.Options {
@@ -150,10 +176,7 @@ func seeded(tempDir string) sim.Options {
 // compares the reports and the durable differences.
 func TestEndToEndMatchesMemory(t *testing.T) {
 	bin := fakeAgent(t)
-	fx, err := fixtures.LoadTxtar([]byte(e2eFixture), "e2e")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx := e2eFixtureFS(t)
 	tests := []struct {
 		name  string
 		agent string
@@ -197,15 +220,7 @@ func TestEndToEndMatchesMemory(t *testing.T) {
 			memView := viewOf(memRes, vfs.Diff(memBefore, durableSnapshot(t, mem)), "")
 
 			// On the host, with a real process.
-			host := t.TempDir()
-			hostFS := osfs.New()
-			src := fx.Clone()
-			if err := vfs.CopyTree(hostFS, host+report.FixtureRoot, src, report.FixtureRoot); err != nil {
-				t.Fatal(err)
-			}
-			if err := hostFS.Mkdir(host+"/tmp", 0o755); err != nil {
-				t.Fatal(err)
-			}
+			host, hostFS := onHost(t, fx)
 			rooted := osfs.NewRooted(host)
 			hostBefore := durableSnapshot(t, rooted)
 			hostSpec := spec
@@ -253,18 +268,7 @@ func durableSnapshot(t *testing.T, fsys vfs.FS) vfs.Tree {
 // the composite root is removed.
 func TestExecuteMissingCLI(t *testing.T) {
 	t.Parallel()
-	fx, err := fixtures.LoadTxtar([]byte(e2eFixture), "e2e")
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := t.TempDir()
-	hostFS := osfs.New()
-	if err := vfs.CopyTree(hostFS, host+report.FixtureRoot, fx.Clone(), report.FixtureRoot); err != nil {
-		t.Fatal(err)
-	}
-	if err := hostFS.Mkdir(host+"/tmp", 0o755); err != nil {
-		t.Fatal(err)
-	}
+	host, hostFS := onHost(t, e2eFixtureFS(t))
 	spec := sim.Spec{Home: host + report.HomeRoot, Project: host + report.ProjectRoot, Agent: "claude"}
 	opts := seeded(host + "/tmp")
 	opts.Env = []string{"PATH=" + host + "/tmp"}
@@ -292,18 +296,7 @@ func TestExecuteMissingCLI(t *testing.T) {
 func TestLiveRefresh(t *testing.T) {
 	t.Parallel()
 	bin := fakeAgent(t)
-	fx, err := fixtures.LoadTxtar([]byte(e2eFixture), "e2e")
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := t.TempDir()
-	hostFS := osfs.New()
-	if err := vfs.CopyTree(hostFS, host+report.FixtureRoot, fx.Clone(), report.FixtureRoot); err != nil {
-		t.Fatal(err)
-	}
-	if err := hostFS.Mkdir(host+"/tmp", 0o755); err != nil {
-		t.Fatal(err)
-	}
+	host, hostFS := onHost(t, e2eFixtureFS(t))
 	profile := host + report.HomeRoot + "/.outfitter/profiles/solo/profile.yml"
 	script := strings.Join([]string{
 		"waitfor outfitter/profile.json " + strconv.Quote("solo-model"),
