@@ -172,3 +172,64 @@ func TestLaunchSummaryLines(t *testing.T) {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
+
+// TestExportMessagesBeforeLaunch checks that the messages of the
+// system-prompt export reach the observer when upstream prints them: the
+// skip notice of a cache-backed profile before the agent starts (after
+// the composite is written, before the summary), and again while the
+// agent runs when a refresh exports anew; the result holds them too.
+func TestExportMessagesBeforeLaunch(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	for name, text := range map[string]string{
+		"/h/.outfitter/settings.yml":               "default_profile: eng\nprofile_export: true\nprofile_sources:\n  - path: ./cache/mine\n",
+		"/h/.outfitter/cache/mine/eng/profile.yml": "id: eng\n",
+		"/p/.keep":   "",
+		"/tmp/.keep": "",
+	} {
+		if err := m.MkdirAll(path.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	obs := sim.ObserverFunc(func(_ context.Context, e sim.Event) {
+		if e.Kind == sim.EventSummary {
+			got = append(got, "summary")
+			return
+		}
+		got = append(got, string(e.Kind)+": "+e.Text)
+	})
+	agent := sim.AgentFunc(func(_ context.Context, s *sim.Session) (writeback.Exit, error) {
+		got = append(got, "agent starts")
+		if err := s.Refresh(); err != nil {
+			return writeback.Exit{}, err
+		}
+		got = append(got, "agent exits")
+		return writeback.Exit{Exited: true}, nil
+	})
+	spec := sim.Spec{Home: "/h", Project: "/p"}
+	res := sim.Execute(context.Background(), m, spec, agent, sim.Options{Observer: obs, TempDir: "/tmp"})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	skipped := "System prompt export skipped for profile 'eng' because its source is cache-backed. Copy or symlink the profile into a local profile source to export generated prompts."
+	login := "Outfitter will ask Pi to open `/login` automatically if Pi reports no available models after startup."
+	want := []string{
+		"message: " + skipped,
+		"notice: " + login,
+		"summary",
+		"agent starts",
+		"message: " + skipped,
+		"refresh: ",
+		"agent exits",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{skipped, login, skipped}, res.Messages); diff != "" {
+		t.Errorf("result messages (-want +got):\n%s", diff)
+	}
+}

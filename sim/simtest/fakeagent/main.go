@@ -9,7 +9,8 @@
 //	print QUOTED        print the Go-quoted text and a newline
 //	edit PATH QUOTED    write the Go-quoted text to PATH (absolute)
 //	waitfor REL QUOTED  wait, ten seconds at most, until REL in the config
-//	                    dir holds the Go-quoted text, and print "saw REL"
+//	                    dir (or REL itself when absolute) holds the
+//	                    Go-quoted text, and print "saw REL"
 //	args                print "args" and the arguments as JSON
 //	env NAME            print "env NAME=value" (or "env NAME unset")
 //	wait                print "ready" and sleep until a signal ends it
@@ -90,8 +91,12 @@ func step(dir, line string) error {
 		if err != nil {
 			return err
 		}
+		name := rel
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, rel)
+		}
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-			if data, err := os.ReadFile(filepath.Join(dir, rel)); err == nil && strings.Contains(string(data), text) {
+			if data, err := os.ReadFile(name); err == nil && strings.Contains(string(data), text) {
 				fmt.Println("saw " + rel)
 				return nil
 			}
