@@ -292,6 +292,28 @@ func TestDebugKeepsRoot(t *testing.T) {
 	}
 }
 
+// TestDebugNoticeBeforeFailure checks that Notify gets the --debug notice
+// as soon as the root exists, so that a caller prints it before a strict
+// failure as upstream does, and that the failed run keeps its root.
+func TestDebugNoticeBeforeFailure(t *testing.T) {
+	t.Parallel()
+	var lines []string
+	w := world{passThrough: []string{"--debug"}, strict: true, profiles: map[string]string{"eng": "id: eng\ncontrols:\n  temperature: 1\n"},
+		opts: composite.Options{Notify: func(line string) { lines = append(lines, line) }}}
+	fsys := w.newFS(t)
+	r, err := w.plan(t, fsys)
+	if _, ok := errors.AsType[*composite.StrictError](err); !ok || r != nil {
+		t.Fatalf("plan: run %v, error %v; want a *StrictError", r, err)
+	}
+	const prefix = "--debug: keeping composite profile directory "
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], prefix) {
+		t.Fatalf("notified %q, want the --debug notice", lines)
+	}
+	if fi, err := fsys.Stat(strings.TrimPrefix(lines[0], prefix)); err != nil || !fi.IsDir() {
+		t.Errorf("the root the notice names is not kept: %v", err)
+	}
+}
+
 func TestNonInteractivePiLaunch(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -32,6 +32,11 @@ type Options struct {
 	// know the agent of the resolve result, which should have been
 	// resolved with its [Registry.Agents].
 	Registry *Registry
+	// Notify, when not nil, receives each line of [Run].Messages as Plan
+	// decides it, before anything can fail: the --debug notice, which
+	// upstream prints as soon as the root exists, also when the run then
+	// fails (under --strict, say) and Plan returns no Run.
+	Notify func(line string)
 }
 
 // Request is one run to plan.
@@ -152,7 +157,11 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 	}
 	r.KeepRoot = slices.Contains(req.PassThrough, "--debug")
 	if r.KeepRoot {
-		r.Messages = append(r.Messages, "--debug: keeping composite profile directory "+root)
+		line := "--debug: keeping composite profile directory " + root
+		r.Messages = append(r.Messages, line)
+		if opts.Notify != nil {
+			opts.Notify(line)
+		}
 	}
 	r.exporter = registry.Exporter()
 	if err := r.plan(root, req, assets, registry.IDs()); err != nil {

@@ -236,15 +236,15 @@ func (x *execution) plan() error {
 	x.res = res
 	x.r.Resolution = res
 	x.r.ProfileID, x.r.AgentID = res.ProfileID, res.AgentID
-	copts := composite.Options{TempDir: x.opts.TempDir, Rand: x.opts.Rand, Clock: x.opts.Clock, Assets: x.opts.Assets, Registry: x.opts.registry()}
+	// The --debug notice comes as soon as the root exists, before a
+	// strict failure, as upstream prints it.
+	copts := composite.Options{TempDir: x.opts.TempDir, Rand: x.opts.Rand, Clock: x.opts.Clock, Assets: x.opts.Assets, Registry: x.opts.registry(),
+		Notify: func(line string) { x.emit(EventNotice, line) }}
 	req := composite.Request{Result: res, PassThrough: x.spec.Args, Strict: x.spec.Strict, Env: x.opts.Env, Cwd: x.opts.Cwd, Onboarding: onboarding}
 	if x.run, err = composite.Plan(x.fsys, req, copts); err != nil {
 		return err
 	}
 	x.r.Root, x.r.Composite = x.run.Composite.Root, x.run.Composite
-	for _, m := range x.run.Messages {
-		x.emit(EventNotice, m)
-	}
 	for _, w := range x.run.Warnings {
 		x.emit(EventWarning, w)
 	}

@@ -2,12 +2,14 @@ package sim_test
 
 import (
 	"context"
+	"errors"
 	"path"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/resolve"
@@ -156,6 +158,47 @@ func TestStrictEmitsNoWarnings(t *testing.T) {
 	}
 	if len(kinds) != 0 {
 		t.Errorf("events %v, want none", kinds)
+	}
+}
+
+// TestDebugNoticeBeforeStrictFailure checks that a --strict run with
+// --debug among its arguments reports the --debug notice, as upstream
+// prints it as soon as the root exists, before its pre-launch warnings
+// fail it; the result holds the notice and the kept root is the one it
+// names.
+func TestDebugNoticeBeforeStrictFailure(t *testing.T) {
+	t.Parallel()
+	m := eventsMachine(t)
+	var got []string
+	obs := sim.ObserverFunc(func(_ context.Context, e sim.Event) { got = append(got, string(e.Kind)+": "+e.Text) })
+	agent := sim.AgentFunc(func(context.Context, *sim.Session) (writeback.Exit, error) {
+		t.Error("the agent started")
+		return writeback.Exit{}, nil
+	})
+	spec := sim.Spec{Home: report.HomeRoot, Project: report.ProjectRoot, Strict: true, Args: []string{"--debug"}}
+	res := sim.Execute(context.Background(), m, spec, agent, sim.Options{Observer: obs, TempDir: "/tmp"})
+	if _, ok := errors.AsType[*composite.StrictError](res.Err); !ok || res.ExitCode != 1 {
+		t.Fatalf("strict run: err %v, exit code %d; want a *composite.StrictError", res.Err, res.ExitCode)
+	}
+	entries, err := m.ReadDir("/tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "outfitter-") {
+			kept = append(kept, "/tmp/"+e.Name())
+		}
+	}
+	if len(kept) != 1 {
+		t.Fatalf("roots in /tmp: %q, want the one kept", kept)
+	}
+	notice := "--debug: keeping composite profile directory " + kept[0]
+	if diff := cmp.Diff([]string{"notice: " + notice}, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{notice}, res.Messages); diff != "" {
+		t.Errorf("result messages (-want +got):\n%s", diff)
 	}
 }
 

@@ -105,7 +105,12 @@ func Example_stepByStep() {
 		fmt.Println(err)
 		return
 	}
-	run, err := composite.Plan(m, composite.Request{Result: res, PassThrough: []string{"-p", "hello"}}, composite.Options{Registry: registry, Rand: rand.NewChaCha8([32]byte{1})})
+	// Notify prints the --debug notice (with --debug among the
+	// pass-through arguments) as soon as the root exists, before a
+	// strict failure, as upstream does.
+	run, err := composite.Plan(m, composite.Request{Result: res, PassThrough: []string{"-p", "hello"}}, composite.Options{
+		Registry: registry, Rand: rand.NewChaCha8([32]byte{1}), Notify: func(line string) { fmt.Println(line) },
+	})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -309,6 +309,22 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	t.Run("debug notice before a strict failure", func(t *testing.T) {
+		t.Parallel()
+		w := newExecWorld(t, vfsim, agent, map[string]string{"<home>/.outfitter/profiles/solo/profile.yml": "id: solo\ncontrols:\n  temperature: 1\n"})
+		stdout, stderr, code := w.run(`print "started"`, "--strict", "--debug")
+		left := w.leftovers()
+		if code != 1 || len(left) != 1 || strings.Contains(stdout, "started") {
+			t.Fatalf("exit code %d, stdout %q, left %q: want 1, no agent, the root kept", code, stdout, left)
+		}
+		if want := "--debug: keeping composite profile directory " + w.tmp + "/" + left[0] + "\n"; stdout != want {
+			t.Errorf("stdout %q, want %q", stdout, want)
+		}
+		if want := "Strict failed for pi: pi adapter cannot translate requested control 'temperature'.\n"; stderr != want {
+			t.Errorf("stderr %q, want %q", stderr, want)
+		}
+	})
+
 	for _, tt := range []struct {
 		sig  syscall.Signal
 		code int
