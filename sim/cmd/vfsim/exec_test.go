@@ -328,7 +328,7 @@ func TestExec(t *testing.T) {
 	for _, tt := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
 		t.Run("forwards "+tt.sig.String(), func(t *testing.T) {
 			t.Parallel()
 			w := newExecWorld(t, vfsim, agent, nil)
