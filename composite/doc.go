@@ -16,7 +16,9 @@
 // writes its launch extension into the root for an interactive launch),
 // so call it after the baseline snapshot, as upstream does. [Run.Cleanup]
 // removes the root without following links unless --debug was passed
-// through.
+// through; then the root is kept even when Plan fails, and
+// [Options].Notify gets the notice that names it as soon as it exists,
+// as upstream prints it before a --strict failure.
 //
 // # Catalog skills
 //

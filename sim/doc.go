@@ -17,8 +17,10 @@
 // # Events, prompts and strict mode
 //
 // What upstream prints while a run happens reaches [Options].Observer as
-// it happens ([Event]): notices and warnings before the launch, the
-// [LaunchSummary] just before the agent starts, refreshes while it runs,
+// it happens ([Event]): notices, warnings and messages before the launch
+// (the --debug notice comes as soon as the composite root exists, also
+// when a strict failure follows), the [LaunchSummary] just before the
+// agent starts, refreshes while it runs,
 // confirmations and state warnings after it exits. Prompts about prompt
 // paths go to [Options].Prompter in an interactive run, with the run's
 // context. Under [Spec].Strict a warning fails the run with a
