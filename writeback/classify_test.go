@@ -2,13 +2,16 @@ package writeback_test
 
 import (
 	"context"
+	"errors"
 	"path"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
@@ -253,4 +256,50 @@ func TestClassifyOnePerKey(t *testing.T) {
 	if diff := cmp.Diff(want, writeback.Classify(changed, paths)); diff != "" {
 		t.Errorf("Classify (-want +got):\n%s", diff)
 	}
+}
+
+// TestDetectSinceRootGone: when the agent removes the composite root or
+// puts a file in its place, the two machines cannot be compared node by
+// node; DetectSince still reports what Detect reports from a baseline
+// snapshot, and an unreadable machine before the run is an error naming
+// the composite.
+func TestDetectSinceRootGone(t *testing.T) {
+	t.Parallel()
+	paths := piPaths(nil)
+	agents := map[string]func(*testing.T, *vfs.MemFS){
+		"removed": func(t *testing.T, fsys *vfs.MemFS) { must(t, vfs.RemoveAll(fsys, root)) },
+		"replaced by file": func(t *testing.T, fsys *vfs.MemFS) {
+			must(t, vfs.RemoveAll(fsys, root))
+			must(t, vfs.WriteFile(fsys, root, nil, 0o644))
+		},
+	}
+	for name, agent := range agents {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fsys := materialize(t, nil, generated, paths)
+			baseline, err := writeback.Snapshot(fsys, root, paths)
+			must(t, err)
+			before := fsys.Clone()
+			agent(t, fsys)
+			want, err := writeback.Detect(fsys, root, paths, baseline)
+			must(t, err)
+			if len(want) == 0 {
+				t.Fatal("Detect reports nothing")
+			}
+			got, err := writeback.DetectSince(before, fsys, root, paths)
+			must(t, err)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("DetectSince differs from Detect (-Detect +DetectSince):\n%s", diff)
+			}
+		})
+	}
+	t.Run("unreadable before", func(t *testing.T) {
+		t.Parallel()
+		fsys := materialize(t, nil, generated, paths)
+		before := faultfs.New(fsys.Clone(), faultfs.When(func(faultfs.Op) bool { return true }, vfs.ErrIO))
+		_, err := writeback.DetectSince(before, fsys, root, paths)
+		if !errors.Is(err, vfs.ErrIO) || !strings.Contains(errString(err), root) {
+			t.Fatalf("DetectSince error = %v, want an I/O error naming %s", err, root)
+		}
+	})
 }

@@ -81,6 +81,9 @@ func compareLevel(a, b string, weight func(r rune) int32) int {
 		wb, nb := nextWeight(b, weight)
 		a, b = a[na:], b[nb:]
 		switch {
+		// Both strings end together on the tertiary level, whose weights
+		// may be 0: the primary level found as many weights in each. So
+		// "wa <= 0" or "wb <= 0" here is the same.
 		case wa < 0 && wb < 0:
 			return 0
 		case wa < 0:

@@ -47,6 +47,9 @@ func TestCompare(t *testing.T) {
 		{name: "dollar last symbol", a: "~", b: "$", want: -1},
 		{name: "control ignored, byte tie-break", a: "a\x01", b: "a", want: 1, why: "ICU says equal; bytes break the tie"},
 		{name: "non-ASCII after letters", a: "zz", b: "é", want: -1, why: "documented deviation from ICU"},
+		{name: "A shares a's weight", a: "Ab", b: "ac", want: -1, why: "primary level ignores case, for the first letter too"},
+		{name: "Z shares z's weight", a: "Zb", b: "zc", want: -1, why: "primary level ignores case, for the last letter too"},
+		{name: "non-ASCII compared whole", a: "\u1000b", b: "\u1001a", want: -1, why: "U+1000 and U+1001 share the bytes E1 80; the character decides, not what follows"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
