@@ -8,20 +8,12 @@ import (
 
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/sim/simtest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
-const soloFixture = `
--- README.md --
-A one-profile project.
--- home/.outfitter/settings.yml --
-default_profile: solo
-profile_sources:
-  - path: ./profiles
--- home/.outfitter/profiles/solo/profile.yml --
-id: solo
--- project/.keep --
-`
+// soloFixture is the one-profile fixture of the package's tests.
+const soloFixture = simtest.SoloArchive
 
 // TestScriptFailureThroughLink: an op that fails through a link the agent
 // made names the link and its target, and the error names the composite

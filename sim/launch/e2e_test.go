@@ -22,26 +22,15 @@ import (
 	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/sim/launch"
+	"github.com/outfitter-go/vfsim/sim/simtest"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
 )
 
 // e2eFixture has one profile with a model and a native claude settings
 // file; both agents get state paths symlinked into the home.
-const e2eFixture = `
--- README.md --
-One profile, run by a real process and by a script.
--- home/.outfitter/settings.yml --
-default_profile: solo
-profile_sources:
-  - path: ./profiles
--- home/.outfitter/profiles/solo/profile.yml --
-id: solo
-controls:
-  model: solo-model
--- home/.claude/settings.json --
+const e2eFixture = simtest.SoloArchive + `-- home/.claude/settings.json --
 {"theme": "light"}
--- project/.keep --
 `
 
 // agentOp is one thing the agent does, as a scenario op and as a line of

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/outfitter-go/vfsim/fixtures/golden"
+	"github.com/outfitter-go/vfsim/sim/simtest"
 )
 
 // scrub makes command output stable: the temporary directory becomes
@@ -17,18 +18,9 @@ func scrub(out, tmp string) string {
 	return regexp.MustCompile(`\(\d+(\.\d+)?(ns|µs|ms|s)\)`).ReplaceAllString(out, "(T)")
 }
 
-const fillArchive = `-- README.md --
-A one-profile project whose expected files are still to be written.
--- home/.outfitter/settings.yml --
-default_profile: solo
-profile_sources:
-  - path: ./profiles
--- home/.outfitter/profiles/solo/profile.yml --
-id: solo
-controls:
-  model: solo-model
--- project/.keep --
--- expected/pi/warnings.json --
+// fillArchive is a one-profile project whose expected files are still to
+// be written.
+const fillArchive = simtest.SoloArchive + `-- expected/pi/warnings.json --
 -- expected/claude/summary.json --
 {}
 -- scenarios/pi.json --
