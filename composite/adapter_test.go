@@ -80,8 +80,10 @@ controls:
 	if diff := cmp.Diff(want, r.Plan); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}
+	// Upstream's findUnsupportedControlNames (agents/AdapterProfileControls.ts:77)
+	// names an alias pair by its snake_case key, before the other keys.
 	wantWarnings := []string{
-		"claude adapter cannot translate requested control 'promptTemplate'.",
+		"claude adapter cannot translate requested control 'prompt_template'.",
 		"claude adapter cannot translate requested control 'provider'.",
 		"claude adapter cannot translate requested control 'claude.unsupportedClaudeControl'.",
 	}

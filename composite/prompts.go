@@ -9,12 +9,14 @@ import (
 	"github.com/outfitter-go/vfsim/resolve"
 )
 
-// aliases maps the snake_case spelling of a control to its camelCase alias.
-var aliases = map[string]string{
-	"session_directory":    "sessionDirectory",
-	"prompt_template":      "promptTemplate",
-	"system_prompt":        "systemPrompt",
-	"append_system_prompt": "appendSystemPrompt",
+// aliasPairs are the controls upstream spells both ways, in the order of
+// its controlAliases (agents/AdapterProfileControls.ts:32): camelCase,
+// snake_case.
+var aliasPairs = [...][2]string{
+	{"sessionDirectory", "session_directory"},
+	{"promptTemplate", "prompt_template"},
+	{"systemPrompt", "system_prompt"},
+	{"appendSystemPrompt", "append_system_prompt"},
 }
 
 // genericControls are the generic controls an agent may translate, in
@@ -27,46 +29,57 @@ var genericControls = []string{
 }
 
 // Unsupported returns the warnings about the controls the input's agent
-// does not translate, sorted: "<agent> adapter cannot translate requested
-// control '<key>'." for each generic key not in generic (the blocks of the
-// registered agents are not controls, so they are never reported), then
-// '<agent>.<key>' for each key of the agent's own block not in block.
+// does not translate, "<agent> adapter cannot translate requested control
+// '<key>'.", in upstream's order (findUnsupportedControlNames,
+// agents/AdapterProfileControls.ts:77): for the generic controls, first
+// each alias pair (session_directory, prompt_template, system_prompt,
+// append_system_prompt) that is present and that neither spelling of
+// generic names, by its snake_case key when present, then every other key
+// not in generic, in the order of the merged controls (the blocks of the
+// registered agents are not controls, so they are never reported); then
+// the keys of the agent's own block the same way against block, as
+// '<agent>.<key>'. Keys are named as written.
 func (in *Input) Unsupported(generic, block []string) []string {
 	c := in.profileControls()
 	var warnings []string
-	report := func(keys []string) {
-		slices.Sort(keys)
-		for _, k := range keys {
-			warnings = append(warnings, fmt.Sprintf("%s adapter cannot translate requested control '%s'.", in.Agent, k))
+	report := func(prefix string, o *resolve.Object, supported []string) {
+		for _, k := range unsupportedKeys(o.Keys(), supported) {
+			warnings = append(warnings, fmt.Sprintf("%s adapter cannot translate requested control '%s%s'.", in.Agent, prefix, k))
 		}
 	}
-	var keys []string
-	for _, k := range c.Object.Keys() {
-		name := k
-		if camel, ok := aliases[k]; ok {
-			name = camel
-		}
-		if !slices.Contains(generic, k) && !slices.Contains(in.Agents, k) && !slices.Contains(keys, name) {
-			keys = append(keys, name)
-		}
-	}
-	report(keys)
+	report("", c.Object, append(slices.Clip(generic), in.Agents...))
 	if own := c.Agent(in.Agent); own != nil && own.Object != nil {
-		var keys []string
-		seen := map[string]bool{}
-		for _, k := range own.Object.Keys() {
-			group := k
-			if camel, ok := aliases[k]; ok {
-				group = camel
-			}
-			if !slices.Contains(block, k) && !seen[group] {
-				seen[group] = true
-				keys = append(keys, in.Agent+"."+k)
-			}
-		}
-		report(keys)
+		report(in.Agent+".", own.Object, block)
 	}
 	return warnings
+}
+
+// unsupportedKeys returns the keys not in supported, upstream's way: the
+// alias pairs first (one name each, the snake_case one when present), then
+// the other keys in order.
+func unsupportedKeys(keys, supported []string) []string {
+	var out []string
+	paired := map[string]bool{}
+	for _, p := range aliasPairs {
+		camel, snake := slices.Contains(keys, p[0]), slices.Contains(keys, p[1])
+		if !camel && !snake {
+			continue
+		}
+		if !slices.Contains(supported, p[0]) && !slices.Contains(supported, p[1]) {
+			if snake {
+				out = append(out, p[1])
+			} else {
+				out = append(out, p[0])
+			}
+		}
+		paired[p[0]], paired[p[1]] = true, true
+	}
+	for _, k := range keys {
+		if !paired[k] && !slices.Contains(supported, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // AppendPrompts resolves the layered append_system_prompt entries for the

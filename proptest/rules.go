@@ -132,48 +132,6 @@ func splitMessages(s string) []string {
 	return out
 }
 
-// camelKeys are the camelCase spellings of the aliased controls, with the
-// flags they turn into and their snake_case twins.
-var camelKeys = map[string]struct{ snake, flag string }{
-	"sessionDirectory":   {"session_directory", "--session-dir"},
-	"promptTemplate":     {"prompt_template", "--prompt-template"},
-	"systemPrompt":       {"system_prompt", "--system-prompt"},
-	"appendSystemPrompt": {"append_system_prompt", "--append-system-prompt"},
-}
-
-// usesKey reports whether a profile file of the world writes a key.
-func (x *explainer) usesKey(key string) bool {
-	re := regexp.MustCompile(`(^|[\s{,])` + regexp.QuoteMeta(key) + `:`)
-	for p, data := range x.w.Files {
-		if strings.HasSuffix(p, ".yml") && !strings.HasSuffix(p, "settings.yml") && re.MatchString(data) {
-			return true
-		}
-	}
-	return false
-}
-
-// camelTemplate reports whether a camelCase alias of the world holds a
-// template marker.
-func (x *explainer) camelTemplate() bool {
-	re := regexp.MustCompile(`(sessionDirectory|promptTemplate|systemPrompt|appendSystemPrompt): [^\n]*\[\[`)
-	for p, data := range x.w.Files {
-		if strings.HasSuffix(p, ".yml") && re.MatchString(data) {
-			return true
-		}
-	}
-	return false
-}
-
-// usesCamel reports whether the world writes any camelCase alias.
-func (x *explainer) usesCamel() bool {
-	for k := range camelKeys {
-		if x.usesKey(k) {
-			return true
-		}
-	}
-	return false
-}
-
 // message returns the message of a warnings divergence (either side).
 func message(d Divergence) string {
 	v := d.Upstream
@@ -192,13 +150,9 @@ var warningKinds = []struct {
 	rule string
 	re   *regexp.Regexp
 }{
-	{"unsupported-control-warnings", regexp.MustCompile(`adapter cannot translate requested control`)},
 	{"deepwork-named-jobs", regexp.MustCompile(`could not find DeepWork job`)},
 	{"skill-passthrough-warning", regexp.MustCompile(`does not resolve in any skills directory; passing it through`)},
 	{"skill-shadowing-warning", regexp.MustCompile(`^Skill ID '.*' is supplied by .* and shadows`)},
-	// Prompt-include warnings differ only through camelCase keys
-	// (controls-camelcase) in the corpus: no rule of their own yet.
-	{"prompt-include-warnings", regexp.MustCompile(`Prompt (file|repo_file) include|Raw append_system_prompt entry`)},
 }
 
 // warningRule names the rule that owns a warning message, or "".
@@ -275,63 +229,6 @@ var rules = []Divergent{
 		explains: func(x *explainer, d Divergence) bool {
 			return d.Upstream != "" && d.Ours != "" && tokenizeReport(d.Ours) == d.Upstream
 		},
-	},
-	{
-		Name:  "controls-camelcase",
-		Where: "profiles/ProfileLoader.ts:338 (readControls; the aliases at :352-:357), :377 (readAgentSpecificControls)",
-		What: "The profile loader spreads a controls block's raw keys and then sets sessionDirectory, " +
-			"promptTemplate, systemPrompt and appendSystemPrompt from the snake_case key only: a camelCase-only " +
-			"key is dropped (from the launch flags and outfitter/profile.json) and with both spellings the " +
-			"snake_case value wins. vfsim honours camelCase-only keys (adding --system-prompt, " +
-			"--append-system-prompt, --prompt-template, --session-dir, changing claude's projects link, the " +
-			"session directories created and prompt-include warnings).",
-		explains: func(x *explainer, d Divergence) bool {
-			if !x.usesCamel() {
-				return false
-			}
-			switch d.Field {
-			case "args":
-				for k, v := range camelKeys {
-					if d.Key == v.flag && x.usesKey(k) {
-						return true
-					}
-				}
-			case "composite":
-				if d.Key == "projects/target" && x.usesKey("sessionDirectory") {
-					return true
-				}
-				if strings.HasPrefix(d.Key, "outfitter/profile.json#") {
-					for k, v := range camelKeys {
-						if x.usesKey(k) && (strings.Contains(d.Key, "/"+k) || strings.Contains(d.Key, "/"+v.snake)) {
-							return true
-						}
-					}
-				}
-			case "durable":
-				// The exported system prompt renders systemPrompt and
-				// appendSystemPrompt.
-				return (x.usesKey("sessionDirectory") && sessionPath.MatchString(d.Key)) ||
-					((x.usesKey("systemPrompt") || x.usesKey("appendSystemPrompt")) && strings.Contains(d.Key, "generated-system-prompt.md"))
-			case "warnings", "strict":
-				return x.usesKey("appendSystemPrompt") && warningRule(message(d)) == "prompt-include-warnings"
-			}
-			return false
-		},
-		fails: func(x *explainer, d Divergence) bool {
-			// A camelCase key whose template upstream never renders.
-			return d.Field == "error" && !strings.Contains(d.Upstream, "Cannot render Outfitter template") &&
-				strings.Contains(d.Ours, "Cannot render Outfitter template") && x.camelTemplate()
-		},
-	},
-	{
-		Name:  "unsupported-control-warnings",
-		Where: "agents/AdapterProfileControls.ts:77 (findUnsupportedControlNames), agents/pi/PiAdapter.ts:555, agents/claude/ClaudeAdapter.ts:209",
-		What: "Upstream warns for every controls key an adapter does not translate, in the merged controls' " +
-			"key order (claude: alias pairs first, each named by its snake_case key when present, by " +
-			"findUnsupportedControlNames; pi: every key not among the generic names, then its block's). vfsim " +
-			"warns the same keys since the agent registry landed, but names claude's prompt_template pair " +
-			"promptTemplate and lists the warnings in another order (by name in the corpus worlds).",
-		explains: warningKind("unsupported-control-warnings"),
 	},
 	{
 		Name:  "deepwork-named-jobs",
@@ -465,9 +362,6 @@ var skillSection = regexp.MustCompile(`^outfitter/skills/[a-z0-9-]+/(references|
 
 // relativeSkill matches a --skill list that holds a relative skill path.
 var relativeSkill = regexp.MustCompile(`"(\./)?skills/`)
-
-// sessionPath matches durable paths where session directories are created.
-var sessionPath = regexp.MustCompile(`^(project/sessions|shared-sessions|home/\.claude/projects|project/\.outfitter/.*sessions)`)
 
 // warningKind returns a matcher of the warning divergences (and strict
 // messages) of a rule: a missing or extra message of the rule's kind, or

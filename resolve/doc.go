@@ -71,7 +71,10 @@
 // key order of a JavaScript object, so that merging and [Stringify]
 // reproduce upstream's output exactly, including both spellings of
 // session_directory, prompt_template, system_prompt and
-// append_system_prompt. [Controls] gives a typed view of the same data.
+// append_system_prompt: as upstream's loader does, the camelCase spelling
+// (sessionDirectory, …) is set from the snake_case key alone, so a
+// camelCase-only key is dropped and with both the snake_case value wins.
+// [Controls] gives a typed view of the same data.
 //
 // # Deviations from upstream
 //

@@ -102,11 +102,17 @@ func readProfile(o *Object, exportKey string, state, controls *Object, agents []
 	return p
 }
 
-// addTwins appends the camelCase spelling of each snake_case control.
+// addTwins sets the camelCase spelling of each snake_case control from
+// the snake_case key alone, as upstream's loader does after spreading the
+// raw keys (profiles/ProfileLoader.ts:352-357 and :377-394): the alias
+// keeps the place of a raw camelCase key and is appended otherwise, and a
+// camelCase key without its snake_case twin is dropped.
 func addTwins(controls *Object) {
 	for _, t := range twins {
 		if v, ok := controls.Get(t[0]); ok && v != nil {
 			controls.Set(t[1], CloneValue(v))
+		} else {
+			controls.Delete(t[1])
 		}
 	}
 }
@@ -229,7 +235,7 @@ func readControls(o *Object, fs *fieldStore) Controls {
 		Args:               stringList(o, "args"),
 		Extensions:         stringList(o, "extensions"),
 		Skills:             readSkills(o.val("skills")),
-		AppendSystemPrompt: readPrompts(o, "append_system_prompt", "appendSystemPrompt"),
+		AppendSystemPrompt: readPrompts(o, twins[3][1]),
 		Environment:        readEnvironment(o.val("environment")),
 	}
 }
@@ -254,11 +260,9 @@ func (fs *fieldStore) str(o *Object, key string) *string {
 	return &fs.strs[len(fs.strs)-1]
 }
 
-// twin reads the snake_case spelling of twins[i], else the camelCase one.
+// twin reads the camelCase spelling of twins[i], which [addTwins] set
+// from the snake_case key and which merging keeps.
 func (fs *fieldStore) twin(o *Object, i int) *string {
-	if s := fs.str(o, twins[i][0]); s != nil {
-		return s
-	}
 	return fs.str(o, twins[i][1])
 }
 
@@ -291,12 +295,11 @@ func readSkills(v any) []Skill {
 }
 
 // readPrompts reads an append_system_prompt value (one entry or a list)
-// as a list; the snake_case spelling wins over the camelCase one.
-func readPrompts(o *Object, keys ...string) []PromptEntry {
-	for _, k := range keys {
-		if v, ok := o.Get(k); ok {
-			return promptEntries(v)
-		}
+// as a list from the key that holds it (appendSystemPrompt, which
+// [addTwins] set from append_system_prompt).
+func readPrompts(o *Object, key string) []PromptEntry {
+	if v, ok := o.Get(key); ok {
+		return promptEntries(v)
 	}
 	return nil
 }

@@ -140,6 +140,38 @@ func TestParseProfile(t *testing.T) {
 				`"sessionDirectory":"./s","promptTemplate":"T","systemPrompt":"S","appendSystemPrompt":"A"}`,
 		},
 		{
+			name: "a camelCase-only alias is dropped, generic and in a block",
+			why: "upstream's readControls (profiles/ProfileLoader.ts:338-361, :377-394) spreads the raw keys, then sets " +
+				"each alias from its snake_case key alone and omits the undefined ones",
+			doc: `controls:
+  systemPrompt: S
+  model: m
+  sessionDirectory: ./s
+  appendSystemPrompt: [A]
+  promptTemplate: T
+  pi:
+    systemPrompt: PS
+  claude:
+    appendSystemPrompt: CA
+`,
+			want:         &resolve.Profile{ID: "slug", Inherits: []string{}},
+			wantControls: `{"model":"m","pi":{},"claude":{}}`,
+		},
+		{
+			name: "with both spellings the snake_case value wins, in the camelCase key's place",
+			why:  "the alias keeps the position of the raw camelCase key, as a JavaScript object assignment does",
+			doc: `controls:
+  systemPrompt: camel
+  model: m
+  system_prompt: snake
+  pi:
+    promptTemplate: camel
+    prompt_template: snake
+`,
+			want:         &resolve.Profile{ID: "slug", Inherits: []string{}},
+			wantControls: `{"systemPrompt":"snake","model":"m","system_prompt":"snake","pi":{"promptTemplate":"snake","prompt_template":"snake"}}`,
+		},
+		{
 			name:         "numeric keys come first, as in a JavaScript object",
 			doc:          "controls:\n  environment: {B: x, '2': y, A: z, '1': w}\n",
 			want:         &resolve.Profile{ID: "slug", Inherits: []string{}},
@@ -206,6 +238,23 @@ func TestParseProfileTypedControls(t *testing.T) {
 			{Agent: "claude", Controls: resolve.Controls{Skills: []resolve.Skill{{Value: "c"}}}},
 		},
 	}
+	if diff := cmp.Diff(want, got.Controls, cmpopts.IgnoreFields(resolve.Controls{}, "Object")); diff != "" {
+		t.Errorf("controls (-want +got):\n%s", diff)
+	}
+}
+
+// TestParseProfileCamelCaseOnlyHasNoTypedValue checks that a camelCase-only
+// alias gives no typed control: upstream's loader drops it
+// (profiles/ProfileLoader.ts:352-357), so it adds no launch flag.
+func TestParseProfileCamelCaseOnlyHasNoTypedValue(t *testing.T) {
+	t.Parallel()
+	doc := "controls:\n  sessionDirectory: ./s\n  promptTemplate: T\n  systemPrompt: S\n  appendSystemPrompt: A\n" +
+		"  pi:\n    systemPrompt: PS\n    system_prompt_x: 1\n"
+	got, issue := resolve.ParseProfile([]byte(doc), "x", "/x.yml", agents())
+	if issue != nil {
+		t.Fatalf("ParseProfile: %v", issue)
+	}
+	want := resolve.Controls{Agents: []resolve.AgentControls{{Agent: "pi"}}}
 	if diff := cmp.Diff(want, got.Controls, cmpopts.IgnoreFields(resolve.Controls{}, "Object")); diff != "" {
 		t.Errorf("controls (-want +got):\n%s", diff)
 	}

@@ -67,7 +67,8 @@ func TestLintStaysOutOfRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"pi adapter cannot translate requested control 'enviroment'.", "pi adapter cannot translate requested control 'modle'.", "pi adapter cannot translate requested control 'pi.argz'."}
+	// In the order the profile writes them (agents/pi/PiAdapter.ts:555).
+	want := []string{"pi adapter cannot translate requested control 'modle'.", "pi adapter cannot translate requested control 'enviroment'.", "pi adapter cannot translate requested control 'pi.argz'."}
 	if got := out.Results[0].Warnings; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("run warnings %q, want upstream's %q", got, want)
 	}
