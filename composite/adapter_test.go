@@ -251,7 +251,9 @@ func TestPiKeybindings(t *testing.T) {
 		{"no source", "", "{\n  \"app.thinking.cycle\": [\n    \"ctrl+shift+t\"\n  ]\n}\n", ""},
 		{"invalid values and duplicates", `{"a":["Alt+X","x+ALT",3],"b":["alt+y","ALT+Y"],"c":{"k":1}}`,
 			"{\n  \"b\": [\n    \"alt+y\"\n  ],\n  \"app.thinking.cycle\": [\n    \"ctrl+shift+t\"\n  ]\n}\n", ""},
-		{"malformed", `{`, "", "Could not parse pi keybindings file '" + home + "/.pi/agent/keybindings.json': "},
+		// Node's JSON.parse message, which upstream quotes (agents/pi/PiAdapter.ts:301).
+		{"malformed", `{`, "", "Could not parse pi keybindings file '" + home + "/.pi/agent/keybindings.json': Expected property name or '}' in JSON at position 1 (line 1 column 2)"},
+		{"empty", "\n", "", "Could not parse pi keybindings file '" + home + "/.pi/agent/keybindings.json': Unexpected end of JSON input"},
 		{"not an object", `[]`, "", "Pi keybindings file '" + home + "/.pi/agent/keybindings.json' must contain a JSON object."},
 	}
 	for _, tt := range tests {
@@ -264,8 +266,8 @@ func TestPiKeybindings(t *testing.T) {
 			fsys := w.newFS(t)
 			r, err := w.plan(t, fsys)
 			if tt.wantErr != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want prefix %q", err, tt.wantErr)
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
 				}
 				return
 			}
@@ -279,6 +281,24 @@ func TestPiKeybindings(t *testing.T) {
 				t.Errorf("state path (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestPiPlanningReadsKeybindingsFirst checks the order of pi's planning:
+// the settings and keybindings sources are read before the MCP fragments
+// (agents/pi/PiAdapter.ts:56-74), so with both broken the keybindings
+// file fails the run.
+func TestPiPlanningReadsKeybindingsFirst(t *testing.T) {
+	t.Parallel()
+	eng := home + "/.outfitter/profiles/eng"
+	w := world{profiles: map[string]string{"eng": "id: eng\n"}, files: map[string]string{
+		home + "/.pi/agent/keybindings.json": "[1]\n",
+		eng + "/cli_specific/pi/.mcp.json":   "[1, 2]\n",
+	}}
+	_, err := w.plan(t, w.newFS(t))
+	want := "Pi keybindings file '" + home + "/.pi/agent/keybindings.json' must contain a JSON object."
+	if err == nil || err.Error() != want {
+		t.Fatalf("plan error %v, want %q", err, want)
 	}
 }
 

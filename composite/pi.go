@@ -3,7 +3,9 @@ package composite
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -70,28 +72,31 @@ func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &Composite{Root: in.Root, StatePaths: paths}
-	c.Files = append(c.Files, in.ProfileFile())
-	mcp, err := mcpFile(in)
-	if err != nil {
-		return nil, nil, err
-	}
-	if mcp != nil {
-		c.Files = append(c.Files, *mcp)
-	}
+	// Upstream reads the settings and keybindings sources before the MCP
+	// fragments (agents/pi/PiAdapter.ts:56-74), which decides which
+	// broken input fails the run; the files keep their order.
 	settingsIdx := slices.IndexFunc(paths, func(s StatePath) bool { return s.RelativePath == "settings.json" })
 	settings, err := piSettingsFile(in, merged, paths[settingsIdx])
 	if err != nil {
 		return nil, nil, err
 	}
-	if settings != nil {
-		c.Files = append(c.Files, *settings)
-		paths[settingsIdx] = StatePath{RelativePath: "settings.json", Strategy: StrategyDiscard}
-	}
 	kbIdx := slices.IndexFunc(paths, func(s StatePath) bool { return s.RelativePath == "keybindings.json" })
 	kb, err := piKeybindingsFile(in, paths[kbIdx])
 	if err != nil {
 		return nil, nil, err
+	}
+	mcp, err := mcpFile(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &Composite{Root: in.Root, StatePaths: paths}
+	c.Files = append(c.Files, in.ProfileFile())
+	if mcp != nil {
+		c.Files = append(c.Files, *mcp)
+	}
+	if settings != nil {
+		c.Files = append(c.Files, *settings)
+		paths[settingsIdx] = StatePath{RelativePath: "settings.json", Strategy: StrategyDiscard}
 	}
 	c.Files = append(c.Files, kb)
 	paths[kbIdx] = StatePath{RelativePath: "keybindings.json", Strategy: StrategyDiscard}
@@ -100,7 +105,11 @@ func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 		return nil, nil, err
 	}
 	c.Files = append(c.Files, plugin...)
-	return c, in.Unsupported(genericControls, piBlockControls), nil
+	jobs, err := missingJobWarnings(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, append(in.Unsupported(genericControls, piBlockControls), jobs...), nil
 }
 
 // piBlockControls lists the keys of pi's block that pi translates.
@@ -138,7 +147,11 @@ func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	args = append(args, m.Args...)
 	args = append(args, in.PassThrough...)
 	plan := LaunchPlan{Command: piID, Args: args, Env: slices.Clone(m.Environment)}
-	if jobs, ok := deepworkJobs(in, plan.Env); ok {
+	jobs, ok, err := deepworkJobs(in, plan.Env)
+	if err != nil {
+		return LaunchPlan{}, nil, err
+	}
+	if ok {
 		plan.Setenv(deepworkEnv, jobs)
 	}
 	plan.Setenv("PI_CODING_AGENT_DIR", c.Root)
@@ -422,12 +435,15 @@ func isBatchMode(m string) bool { return m == "json" || m == "print" || m == "rp
 
 const deepworkEnv = "DEEPWORK_ADDITIONAL_JOBS_FOLDERS"
 
-// deepworkJobs computes DEEPWORK_ADDITIONAL_JOBS_FOLDERS from an allowed
-// external value and the profile folders' job folders (each holding a job
-// with job.yml); ok is false when the variable is left as the profile set
-// it. Named jobs (deepwork.jobs) live in those same folders, so they add
-// nothing here.
-func deepworkJobs(in *Input, env []EnvVar) (string, bool) {
+// deepworkJobs computes DEEPWORK_ADDITIONAL_JOBS_FOLDERS as upstream's
+// createDeepWorkAdditionalJobsFolders does (agents/pi/PiAdapter.ts:449):
+// the external value when allowed (the profile's own, else the process
+// environment's), then the shared job roots holding a named job
+// ([namedJobFolders]), then the job folders of the profile folders that
+// hold a job (a directory with a job.yml file), each folder once; ok is
+// false when there is none, and the variable is left as the profile set
+// it. The error is for a job folder that cannot be read.
+func deepworkJobs(in *Input, env []EnvVar) (string, bool, error) {
 	var folders []string
 	add := func(s string) {
 		if s != "" && !slices.Contains(folders, s) {
@@ -435,22 +451,43 @@ func deepworkJobs(in *Input, env []EnvVar) (string, bool) {
 		}
 	}
 	if allowExternalDeepworkJobs(in) {
-		process, _ := LookupEnv(in.Env, deepworkEnv)
-		profile, _ := (&LaunchPlan{Env: env}).Getenv(deepworkEnv)
-		for _, v := range []string{process, profile} {
-			for _, part := range strings.Split(v, ":") {
-				add(part)
+		v, ok := (&LaunchPlan{Env: env}).Getenv(deepworkEnv)
+		if !ok {
+			v, _ = LookupEnv(in.Env, deepworkEnv)
+		}
+		for _, part := range strings.Split(v, ":") {
+			add(part)
+		}
+	}
+	for _, l := range in.Layers {
+		for _, job := range l.Profile.Controls.DeepworkJobs {
+			found, err := namedJobFolders(in.FS, l, job)
+			if err != nil {
+				return "", false, err
+			}
+			for _, f := range found {
+				add(f)
 			}
 		}
 	}
 	for _, f := range in.ProfileFolders {
 		for _, dir := range []string{path.Join(f, "deepwork", "jobs"), path.Join(f, "cli_specific", piID, "deepwork", "jobs")} {
 			list, err := vfs.ReadDir(in.FS, dir)
-			if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
+			if err != nil {
+				return "", false, &ReadError{Msg: fmt.Sprintf("Could not read profile DeepWork jobs folder '%s': %v", dir, err), Err: err}
+			}
 			for _, e := range list {
-				if _, err := vfs.Stat(in.FS, path.Join(dir, e.Name(), "job.yml")); err == nil {
+				if !e.IsDir() {
+					continue
+				}
+				ok, err := isJobFile(in.FS, path.Join(dir, e.Name(), "job.yml"))
+				if err != nil {
+					return "", false, err
+				}
+				if ok {
 					add(dir)
 					break
 				}
@@ -458,9 +495,73 @@ func deepworkJobs(in *Input, env []EnvVar) (string, bool) {
 		}
 	}
 	if len(folders) == 0 {
-		return "", false
+		return "", false, nil
 	}
-	return strings.Join(folders, ":"), true
+	return strings.Join(folders, ":"), true, nil
+}
+
+// deepworkJobRoots are the shared DeepWork job roots of a layer's profile
+// source (upstream's sharedDeepWorkJobRootsForLayer,
+// agents/pi/PiAdapter.ts:489): beside the source, in it, and in its
+// .outfitter directory.
+func deepworkJobRoots(l resolve.Layer) []string {
+	if l.SourceRoot == "" {
+		return nil
+	}
+	return []string{
+		path.Join(path.Dir(l.SourceRoot), "deepwork", "jobs"),
+		path.Join(l.SourceRoot, "deepwork", "jobs"),
+		path.Join(l.SourceRoot, ".outfitter", "deepwork", "jobs"),
+	}
+}
+
+// namedJobFolders returns the shared job roots of l that hold the named
+// job: <root>/<job>/job.yml is a file (links followed).
+func namedJobFolders(fsys vfs.FS, l resolve.Layer, job string) ([]string, error) {
+	var out []string
+	for _, root := range deepworkJobRoots(l) {
+		ok, err := isJobFile(fsys, path.Join(root, job, "job.yml"))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, root)
+		}
+	}
+	return out, nil
+}
+
+// missingJobWarnings warns, per layer, about each named DeepWork job that
+// none of the layer's shared job roots holds (upstream's
+// createMissingNamedDeepWorkJobWarnings, agents/pi/PiAdapter.ts:480).
+func missingJobWarnings(in *Input) ([]string, error) {
+	var warnings []string
+	for _, l := range in.Layers {
+		for _, job := range l.Profile.Controls.DeepworkJobs {
+			found, err := namedJobFolders(in.FS, l, job)
+			if err != nil {
+				return nil, err
+			}
+			if len(found) == 0 {
+				warnings = append(warnings, fmt.Sprintf("pi adapter could not find DeepWork job '%s' for profile '%s'.", job, l.ID))
+			}
+		}
+	}
+	return warnings, nil
+}
+
+// isJobFile reports whether name is a regular file, links followed, as
+// upstream's isFile in agents/pi/PiAdapter.ts does: a missing name is not one, and any other
+// failure to look is an error naming the file.
+func isJobFile(fsys vfs.FS, name string) (bool, error) {
+	fi, err := vfs.Stat(fsys, name)
+	switch {
+	case err == nil:
+		return fi.Mode().IsRegular(), nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, &ReadError{Msg: fmt.Sprintf("Could not inspect file '%s': %v", name, err), Err: err}
 }
 
 // allowExternalDeepworkJobs reports whether the controls merged for pi set

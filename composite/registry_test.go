@@ -188,20 +188,112 @@ func TestPiExternalDeepworkJobs(t *testing.T) {
 	}
 }
 
-// TestPiExternalDeepworkJobsProcessEnv reads the process environment's
-// value as the child would see it: of two entries, the last.
+// TestPiExternalDeepworkJobsProcessEnv checks the external value upstream
+// keeps when allowed: the profile's own value, else the process
+// environment's as the child would see it (of two entries, the last),
+// controls.environment[DEEPWORK_ADDITIONAL_JOBS_FOLDERS] ??
+// process.env[…] (agents/pi/PiAdapter.ts:449).
 func TestPiExternalDeepworkJobsProcessEnv(t *testing.T) {
 	t.Parallel()
 	eng := home + "/.outfitter/profiles/eng"
-	w := world{
-		profiles: map[string]string{"eng": "id: eng\ncontrols:\n  environment: {DEEPWORK_ADDITIONAL_JOBS_FOLDERS: /ext}\n  allow_external_deepwork_jobs: true\n"},
-		files:    map[string]string{eng + "/deepwork/jobs/j/job.yml": "name: j\n"},
-		env:      []string{"DEEPWORK_ADDITIONAL_JOBS_FOLDERS=/stale", "HOME=/h", "DEEPWORK_ADDITIONAL_JOBS_FOLDERS=/process"},
+	env := []string{"DEEPWORK_ADDITIONAL_JOBS_FOLDERS=/stale", "HOME=/h", "DEEPWORK_ADDITIONAL_JOBS_FOLDERS=/process::/p2"}
+	for _, tc := range []struct{ name, environment, want string }{
+		{"the profile's value wins", "environment: {DEEPWORK_ADDITIONAL_JOBS_FOLDERS: /ext}", "/ext:" + eng + "/deepwork/jobs"},
+		{"else the process's", "model: m", "/process:/p2:" + eng + "/deepwork/jobs"},
+		{"an empty profile value is a value", `environment: {DEEPWORK_ADDITIONAL_JOBS_FOLDERS: ""}`, eng + "/deepwork/jobs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := world{
+				profiles: map[string]string{"eng": "id: eng\ncontrols:\n  " + tc.environment + "\n  allow_external_deepwork_jobs: true\n"},
+				files:    map[string]string{eng + "/deepwork/jobs/j/job.yml": "name: j\n"},
+				env:      env,
+			}
+			_, r := w.mustPlan(t)
+			if got, _ := r.Plan.Getenv("DEEPWORK_ADDITIONAL_JOBS_FOLDERS"); got != tc.want {
+				t.Errorf("DEEPWORK_ADDITIONAL_JOBS_FOLDERS = %q, want %q", got, tc.want)
+			}
+		})
 	}
-	_, r := w.mustPlan(t)
-	want := "/process:/ext:" + eng + "/deepwork/jobs"
-	if got, _ := r.Plan.Getenv("DEEPWORK_ADDITIONAL_JOBS_FOLDERS"); got != want {
-		t.Errorf("DEEPWORK_ADDITIONAL_JOBS_FOLDERS = %q, want %q", got, want)
+}
+
+// TestPiNamedDeepworkJobs checks deepwork.jobs as upstream resolves them
+// (agents/pi/PiAdapter.ts:449-499): each layer's named jobs are looked up
+// in the shared job roots of its source (dirname(source)/deepwork/jobs,
+// source/deepwork/jobs, source/.outfitter/deepwork/jobs), the folders
+// holding <job>/job.yml join DEEPWORK_ADDITIONAL_JOBS_FOLDERS after an
+// allowed external value and before the profile folders' own job folders,
+// and a job found in none warns once per layer.
+func TestPiNamedDeepworkJobs(t *testing.T) {
+	t.Parallel()
+	profiles := home + "/.outfitter/profiles"
+	eng := profiles + "/eng"
+	projectProfiles := project + "/.outfitter/profiles"
+	tests := []struct {
+		name     string
+		world    world
+		want     string // "" for no variable
+		warnings []string
+	}{
+		{
+			name: "found in the root beside the source",
+			world: world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  deepwork: {jobs: [job_a]}\n"},
+				files: map[string]string{home + "/.outfitter/deepwork/jobs/job_a/job.yml": "name: job_a\n"}},
+			want: home + "/.outfitter/deepwork/jobs",
+		},
+		{
+			name: "every root that holds it, in root order, before the profile folders",
+			world: world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  deepwork: {jobs: [job_a]}\n"}, files: map[string]string{
+				profiles + "/.outfitter/deepwork/jobs/job_a/job.yml": "name: job_a\n",
+				profiles + "/deepwork/jobs/job_a/job.yml":            "name: job_a\n",
+				eng + "/deepwork/jobs/own/job.yml":                   "name: own\n",
+			}},
+			want: profiles + "/deepwork/jobs:" + profiles + "/.outfitter/deepwork/jobs:" + eng + "/deepwork/jobs",
+		},
+		{
+			name: "a job that is not a file, or a folder of the profile, is not found",
+			world: world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  deepwork: {jobs: [job_a, job_b]}\n"}, files: map[string]string{
+				home + "/.outfitter/deepwork/jobs/job_a/job.yml/x": "not a file\n",
+				eng + "/deepwork/jobs/job_b/job.yml":               "name: job_b\n",
+			}},
+			want: eng + "/deepwork/jobs",
+			warnings: []string{
+				"pi adapter could not find DeepWork job 'job_a' for profile 'eng'.",
+				"pi adapter could not find DeepWork job 'job_b' for profile 'eng'.",
+			},
+		},
+		{
+			name: "each layer looks in its own source's roots",
+			world: world{
+				profiles: map[string]string{"eng": "id: eng\ncontrols:\n  deepwork: {jobs: [job_a]}\n"},
+				files: map[string]string{
+					home + "/.outfitter/settings.yml":                   "default_profile: eng\nprofile_sources:\n  - path: ./profiles\n  - path: " + projectProfiles + "\n",
+					projectProfiles + "/eng/profile.yml":                "id: eng\ncontrols:\n  deepwork: {jobs: [job_c, job_a]}\n",
+					home + "/.outfitter/deepwork/jobs/job_a/job.yml":    "name: job_a\n",
+					project + "/.outfitter/deepwork/jobs/job_c/job.yml": "name: job_c\n",
+				},
+			},
+			want:     home + "/.outfitter/deepwork/jobs:" + project + "/.outfitter/deepwork/jobs",
+			warnings: []string{"pi adapter could not find DeepWork job 'job_a' for profile 'eng'."},
+		},
+		{
+			name:     "not found anywhere: a warning and no variable",
+			world:    world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  deepwork: {jobs: [job_zz]}\n"}},
+			warnings: []string{"pi adapter could not find DeepWork job 'job_zz' for profile 'eng'."},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, r := tc.world.mustPlan(t)
+			got, ok := r.Plan.Getenv("DEEPWORK_ADDITIONAL_JOBS_FOLDERS")
+			if got != tc.want || ok != (tc.want != "") {
+				t.Errorf("DEEPWORK_ADDITIONAL_JOBS_FOLDERS = %q (set %v), want %q", got, ok, tc.want)
+			}
+			if diff := cmp.Diff(tc.warnings, r.Warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -193,7 +193,8 @@ func TestExplain(t *testing.T) {
 	w := oracleWorld()
 	w.Profiles[0].Controls.Extra = append(w.Profiles[0].Controls.Extra, proptest.Entry{Key: "systemPrompt", Value: `"S"`})
 	// The rules of the campaign's start that are fixed since (camelCase
-	// aliases, unsupported-control warnings) explain nothing any more.
+	// aliases, unsupported-control warnings, DeepWork jobs) explain nothing
+	// any more.
 	fx, sc, c := selfCapture(t, w)
 	cw := &proptest.CorpusWorld{Fixture: fx, Scenario: sc, Capture: c, Files: map[string]string{}}
 	for _, f := range w.FixtureFiles() {
@@ -212,18 +213,18 @@ func TestExplain(t *testing.T) {
 		}, []string{"report-tokenization"}, 0},
 		{"a fixed rule no longer explains", []proptest.Divergence{{Run: 0, Field: "args", Key: "--system-prompt", Ours: `["S"]`}}, nil, 1},
 		{"strict messages", []proptest.Divergence{{Run: 0, Field: "error",
-			Upstream: `"Strict failed for pi: pi adapter could not find DeepWork job 'j' for profile 'a'."`,
+			Upstream: `"Strict failed for pi: Skill ID 'r' is supplied by home skills ('<home>/s/r') and shadows '<project>/s/r'."`,
 			Ours:     `"Strict failed for pi: pi adapter cannot translate requested control 'pi.x'."`}},
-			[]string{"deepwork-named-jobs"}, 1},
+			[]string{"skill-shadowing-warning"}, 1},
 		{"strict on one side", []proptest.Divergence{
-			{Run: 0, Field: "error", Upstream: `"Strict failed for pi: pi adapter could not find DeepWork job 'j' for profile 'a'."`},
+			{Run: 0, Field: "error", Upstream: `"Strict failed for pi: Skill ID 'r' is supplied by home skills ('<home>/s/r') and shadows '<project>/s/r'."`},
 			{Run: 0, Field: "launched", Upstream: "false", Ours: "true"},
 			{Run: -1, Field: "durable", Key: "home/.pi/agent/auth.json added", Ours: `{"type":"file"}`},
-		}, []string{"deepwork-named-jobs"}, 0},
+		}, []string{"skill-shadowing-warning"}, 0},
 		{"messages that hold a semicolon", []proptest.Divergence{{Run: 0, Field: "error",
-			Upstream: `"Strict failed for pi: pi Raw append_system_prompt entry looks like a file path; use { file: 'a/b.md' }. (<home>/p.yml#/x); pi adapter could not find DeepWork job 'j' for profile 'a'."`,
+			Upstream: `"Strict failed for pi: pi Raw append_system_prompt entry looks like a file path; use { file: 'a/b.md' }. (<home>/p.yml#/x); Skill ID 'r' is supplied by home skills ('<home>/s/r') and shadows '<project>/s/r'."`,
 			Ours:     `"Strict failed for pi: pi Raw append_system_prompt entry looks like a file path; use { file: 'a/b.md' }. (/fixture/home/p.yml#/x)"`}},
-			[]string{"deepwork-named-jobs", "report-tokenization"}, 0},
+			[]string{"report-tokenization", "skill-shadowing-warning"}, 0},
 		{"unknown", []proptest.Divergence{{Run: 0, Field: "env", Key: "X", Upstream: `"1"`}}, nil, 1},
 	}
 	for _, tc := range cases {

@@ -150,7 +150,6 @@ var warningKinds = []struct {
 	rule string
 	re   *regexp.Regexp
 }{
-	{"deepwork-named-jobs", regexp.MustCompile(`could not find DeepWork job`)},
 	{"skill-passthrough-warning", regexp.MustCompile(`does not resolve in any skills directory; passing it through`)},
 	{"skill-shadowing-warning", regexp.MustCompile(`^Skill ID '.*' is supplied by .* and shadows`)},
 }
@@ -231,18 +230,6 @@ var rules = []Divergent{
 		},
 	},
 	{
-		Name:  "deepwork-named-jobs",
-		Where: "agents/pi/PiAdapter.ts:449 (createDeepWorkAdditionalJobsFolders), :480 (missing-job warnings), :489 (shared job roots)",
-		What: "Upstream looks named DeepWork jobs up in the shared job roots of every layer (dirname(sourceRoot)/" +
-			"deepwork/jobs, sourceRoot/deepwork/jobs, sourceRoot/.outfitter/deepwork/jobs), warns " +
-			"\"pi adapter could not find DeepWork job '<job>' for profile '<id>'.\" per layer and job not found, " +
-			"and sets DEEPWORK_ADDITIONAL_JOBS_FOLDERS to the folders found (over a profile's own value unless " +
-			"external jobs are allowed). vfsim neither searches those roots nor warns.",
-		explains: func(x *explainer, d Divergence) bool {
-			return (d.Field == "env" && d.Key == "DEEPWORK_ADDITIONAL_JOBS_FOLDERS") || warningKind("deepwork-named-jobs")(x, d)
-		},
-	},
-	{
 		Name:  "skill-passthrough-warning",
 		Where: "skills/SkillResolution.ts:131 (resolveUncataloguedEntry; the warning at :152), skills/ProfileSkillResolution.ts:53 (one resolution per scope)",
 		What: "A valid skill id that no catalog holds passes through as a path source with the warning \"Skill " +
@@ -287,13 +274,6 @@ var rules = []Divergent{
 			"(skills, pi.skills, claude.skills) selected it. vfsim names the scope (controls.pi.skills/<id>).",
 	},
 	{
-		Name:  "json-error-text",
-		Where: "agents/pi/PiAdapter.ts:301 (readPiKeybindingsDocument: the SyntaxError's message)",
-		What: "An unparsable pi keybindings file fails the run with Node's JSON.parse message (\"Unexpected end " +
-			"of JSON input\", \"Expected property name or '}' in JSON at position 2 (line 2 column 1)\"); vfsim " +
-			"words it as Go's decoder (\"unexpected end of JSON input\", \"EOF\").",
-	},
-	{
 		Name:  "pi-skill-path-resolution",
 		Where: "agents/pi/PiSkillSources.ts:25 (resolveProfileSkillSource), :45 (shared skill roots), :8 (deduplication)",
 		What: "A relative skill path (skills/review) is resolved against each layer's shared skill roots " +
@@ -312,15 +292,6 @@ var rules = []Divergent{
 			"(resp. scripts/, assets/). vfsim copies the skill directory only.",
 		explains: func(x *explainer, d Divergence) bool {
 			return d.Field == "composite" && skillSection.MatchString(d.Key)
-		},
-	},
-	{
-		Name:  "pi-planning-error-order",
-		Where: "agents/pi/PiAdapter.ts:58 (createCompositeProfile: settings and keybindings transforms before createPiMcpConfigFile)",
-		What: "pi's planning reads the settings and keybindings sources before the MCP fragments, so a broken " +
-			"keybindings file fails the run before a broken .mcp.json fragment. vfsim reads the MCP fragments first.",
-		fails: func(x *explainer, d Divergence) bool {
-			return d.Field == "error" && strings.Contains(d.Upstream, "keybindings file") && strings.Contains(d.Ours, "Pi MCP config")
 		},
 	},
 	{
@@ -447,13 +418,11 @@ var pairings = []struct {
 }{
 	{"report-tokenization", func(s string) string { return s }},
 	{"skill-error-scope", func(s string) string { return skillScope.ReplaceAllString(s, "controls.skills/") }},
-	{"json-error-text", func(s string) string { return jsonError.ReplaceAllString(s, "${1}<JSON error>") }},
 	{"yaml-error-text", func(s string) string { return yamlError.ReplaceAllString(s, "${1}<YAML error>") }},
 }
 
 var (
 	skillScope = regexp.MustCompile(`controls\.(pi|claude)\.skills/`)
-	jsonError  = regexp.MustCompile(`(Could not parse pi keybindings file '[^']*': ).*`)
 	yamlError  = regexp.MustCompile(`(?s)(SKILL\.md frontmatter is not valid YAML: YAMLParseError: ).*`)
 )
 

@@ -1,0 +1,102 @@
+package composite
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestParseJSONErrorsAreNodes pins parseJSON's messages to those of Node
+// 22's JSON.parse on the same text (the oracle's node, v22.23.5): upstream
+// quotes them when a pi keybindings file does not parse
+// (agents/pi/PiAdapter.ts:301). A differential run against that node on
+// 60,000 random near-JSON texts and 20,000 random byte strings (ill-formed
+// UTF-8 included) found no other difference than the one documented on
+// [JSONSyntaxError]'s unexpected token: a lone surrogate, which a Go
+// string cannot hold, is printed as U+FFFD.
+func TestParseJSONErrorsAreNodes(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ text, want string }{
+		{"", "Unexpected end of JSON input"},
+		{"{\n", "Expected property name or '}' in JSON at position 2 (line 2 column 1)"},
+		{"{", "Expected property name or '}' in JSON at position 1 (line 1 column 2)"},
+		{"[1", "Expected ',' or ']' after array element in JSON at position 2 (line 1 column 3)"},
+		{"[1,]", "Unexpected token ']', \"[1,]\" is not valid JSON"},
+		{"{\"a\":1,}", "Expected double-quoted property name in JSON at position 7 (line 1 column 8)"},
+		{"{\"a\" 1}", "Expected ':' after property name in JSON at position 5 (line 1 column 6)"},
+		{"{\"a\":1 \"b\":2}", "Expected ',' or '}' after property value in JSON at position 7 (line 1 column 8)"},
+		{"[1 2]", "Expected ',' or ']' after array element in JSON at position 3 (line 1 column 4)"},
+		{"\"abc", "Unterminated string in JSON at position 4 (line 1 column 5)"},
+		{"{} x", "Unexpected non-whitespace character after JSON at position 3 (line 1 column 4)"},
+		{"\"\\x\"", "Bad escaped character in JSON at position 2 (line 1 column 3)"},
+		{"\"a\tb\"", "Bad control character in string literal in JSON at position 2 (line 1 column 3)"},
+		{"-", "No number after minus sign in JSON at position 1 (line 1 column 2)"},
+		{"-x", "No number after minus sign in JSON at position 1 (line 1 column 2)"},
+		{"1.", "Unterminated fractional number in JSON at position 2 (line 1 column 3)"},
+		{"1e", "Exponent part is missing a number in JSON at position 2 (line 1 column 3)"},
+		{"1e+", "Exponent part is missing a number in JSON at position 3 (line 1 column 4)"},
+		{"01", "Unexpected number in JSON at position 1 (line 1 column 2)"},
+		{"[01]", "Unexpected number in JSON at position 2 (line 1 column 3)"},
+		{"tru", "Unexpected end of JSON input"},
+		{"trx", "Unexpected token 'x', \"trx\" is not valid JSON"},
+		{"tr\"", "Unexpected string in JSON at position 2 (line 1 column 3)"},
+		{"undefined", "\"undefined\" is not valid JSON"},
+		{"NaN", "\"NaN\" is not valid JSON"},
+		{"   x   ", "Unexpected token 'x', \"   x   \" is not valid JSON"},
+		{"{\"a\":tru}", "Unexpected token '}', \"{\"a\":tru}\" is not valid JSON"},
+		{"\ufeff{}", "Unexpected token '\ufeff', \"\ufeff{}\" is not valid JSON"},
+		{"\"\\u12g4\"", "Bad Unicode escape in JSON at position 5 (line 1 column 6)"},
+		{"\"\\u12", "Bad Unicode escape in JSON at position 5 (line 1 column 6)"},
+		{"\"\\", "Unexpected end of JSON input"},
+		{"abcdefghijklmnopqrstuvwxyz", "Unexpected token 'a', \"abcdefghij\"... is not valid JSON"},
+		{"{\"aaaaaaaaaaa\": x, \"bbbbbbbbbbbbbbb\": 1}", "Unexpected token 'x', ...\"aaaaaaa\": x, \"bbbbbb\"... is not valid JSON"},
+		{"{\"aaaaaaaaaaaaaaaaaa\": x}", "Unexpected token 'x', ...\"aaaaaaa\": x}\" is not valid JSON"},
+		{"[1,\r\n2,\r\n x]", "Unexpected token 'x', \"[1,\r\n2,\r\n x]\" is not valid JSON"},
+		{"{\"a\":1}}", "Unexpected non-whitespace character after JSON at position 7 (line 1 column 8)"},
+		{"[中]", "Unexpected token '中', \"[中]\" is not valid JSON"},
+		{"\"\\中\"", "Unexpected token '中', \"\"\\中\"\" is not valid JSON"},
+		{"{\"a\"}", "Expected ':' after property name in JSON at position 4 (line 1 column 5)"},
+		{"{\"a\":}", "Unexpected token '}', \"{\"a\":}\" is not valid JSON"},
+		{"{,}", "Expected property name or '}' in JSON at position 1 (line 1 column 2)"},
+		{"t1", "Unexpected number in JSON at position 1 (line 1 column 2)"},
+		{"-01", "Unexpected number in JSON at position 2 (line 1 column 3)"},
+		{"1.5e3x", "Unexpected non-whitespace character after JSON at position 5 (line 1 column 6)"},
+		{"[1}", "Expected ',' or ']' after array element in JSON at position 2 (line 1 column 3)"},
+		{"{\r\n  \"a\": 1,\r\n  \"b\" 2\r\n}", "Expected ':' after property name in JSON at position 20 (line 3 column 7)"},
+		{"\n\n\r\r]", "Unexpected token ']', \"\n\n\r\r]\" is not valid JSON"},
+		// Ill-formed UTF-8: one U+FFFD per maximal subpart, as Node decodes.
+		{"[\xc0\xaf]", "Unexpected token '\ufffd', \"[\ufffd\ufffd]\" is not valid JSON"},
+		{"{\"a\":\"\xe2\x82\",}", "Expected double-quoted property name in JSON at position 9 (line 1 column 10)"},
+	}
+	for _, tc := range cases {
+		_, err := parseJSON([]byte(tc.text))
+		var se *JSONSyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("parseJSON(%q) = %v, want a *JSONSyntaxError", tc.text, err)
+			continue
+		}
+		if se.Error() != tc.want {
+			t.Errorf("parseJSON(%q):\n got %q\nwant %q", tc.text, se.Error(), tc.want)
+		}
+	}
+}
+
+// TestParseJSONValues checks the values parseJSON builds: JavaScript's key
+// order and duplicate keys, escapes, numbers out of float64's range.
+func TestParseJSONValues(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ text, want string }{
+		{` {"b": 1, "2": [true, false, null], "a": "x\u00e9\n", "b": 2} `, `{"2":[true,false,null],"b":2,"a":"xé\n"}`},
+		{`[1e400, -1e400, 1e-400, -0, 0.5e1]`, `[null,null,0,0,5]`},
+		{`"\ud83d\ude00 \/"`, `"😀 /"`},
+	}
+	for _, tc := range cases {
+		v, err := parseJSON([]byte(tc.text))
+		if err != nil {
+			t.Errorf("parseJSON(%q): %v", tc.text, err)
+			continue
+		}
+		if got := compactJSON(v); got != tc.want {
+			t.Errorf("parseJSON(%q) stringifies as %s, want %s", tc.text, got, tc.want)
+		}
+	}
+}
