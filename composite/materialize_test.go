@@ -382,3 +382,43 @@ func TestTemplates(t *testing.T) {
 		})
 	}
 }
+
+// TestRootCreatedNamesTheRootOfAFailedPlan checks that Options.RootCreated
+// learns the composite root before planning, so a caller can write the
+// root as a token in the error of a plan that fails and removes it.
+func TestRootCreatedNamesTheRootOfAFailedPlan(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		files   map[string]string
+		wantErr bool
+	}{
+		{"planned", nil, false},
+		{"failed", map[string]string{home + "/.pi/agent/keybindings.json": "{"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var roots []string
+			w := world{profiles: map[string]string{"eng": "id: eng\n"}, files: tt.files}
+			w.opts.RootCreated = func(root string) { roots = append(roots, root) }
+			fsys := w.newFS(t)
+			r, err := w.plan(t, fsys)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("plan error %v, want an error: %v", err, tt.wantErr)
+			}
+			if len(roots) != 1 || !strings.HasPrefix(roots[0], "/tmp/outfitter-eng-pi-") {
+				t.Fatalf("RootCreated saw %q, want one root /tmp/outfitter-eng-pi-…", roots)
+			}
+			if err == nil {
+				if r.Composite.Root != roots[0] {
+					t.Errorf("RootCreated saw %s, the plan's root is %s", roots[0], r.Composite.Root)
+				}
+				return
+			}
+			if _, err := fsys.Lstat(roots[0]); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the root of a failed plan survives: %v", err)
+			}
+		})
+	}
+}

@@ -37,6 +37,11 @@ type Options struct {
 	// upstream prints as soon as the root exists, also when the run then
 	// fails (under --strict, say) and Plan returns no Run.
 	Notify func(line string)
+	// RootCreated, when not nil, is called with the composite root as soon
+	// as it exists, before planning; a plan that fails removes the root
+	// again (unless --debug keeps it), so this is how a caller learns the
+	// name its error messages may hold.
+	RootCreated func(root string)
 }
 
 // Request is one run to plan.
@@ -154,6 +159,9 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 	root, err := CreateRoot(fsys, tempDir, res.ProfileID, adapter.ID(), opts.Rand)
 	if err != nil {
 		return nil, err
+	}
+	if opts.RootCreated != nil {
+		opts.RootCreated(root)
 	}
 	r.KeepRoot = slices.Contains(req.PassThrough, "--debug")
 	if r.KeepRoot {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -220,16 +219,6 @@ var rules = []Divergent{
 		},
 	},
 	{
-		Name:  "report-tokenization",
-		Where: "oracle driver.mjs:102 (tokenize: the capture contract, fixtures.md I.3); vfsim side sim/report.go ReportOf",
-		What: "A capture tokenizes every string upstream produced (errors, warnings, file texts: <home>, " +
-			"<project>, <composite-profile>, …). vfsim's run report tokenizes only the launch plan and link " +
-			"targets, so its errors, warnings and file texts show raw /fixture/… and /tmp/outfitter-… paths.",
-		explains: func(x *explainer, d Divergence) bool {
-			return d.Upstream != "" && d.Ours != "" && tokenizeReport(d.Ours) == d.Upstream
-		},
-	},
-	{
 		Name:  "skill-passthrough-warning",
 		Where: "skills/SkillResolution.ts:131 (resolveUncataloguedEntry; the warning at :152), skills/ProfileSkillResolution.ts:53 (one resolution per scope)",
 		What: "A valid skill id that no catalog holds passes through as a path source with the warning \"Skill " +
@@ -357,16 +346,6 @@ func unquote(s string) string {
 	return out
 }
 
-// compositeRoot matches a composite root of vfsim's memory machine.
-var compositeRoot = regexp.MustCompile(`/tmp/outfitter-[a-z0-9._-]+-(pi|claude)-[A-Za-z0-9]{6}`)
-
-// tokenizeReport tokenizes a string of vfsim's report as a capture's: the
-// composite root first, then the fixture roots.
-func tokenizeReport(s string) string {
-	s = compositeRoot.ReplaceAllString(s, report.TokenComposite)
-	return report.Tokens{}.Tokenize(s)
-}
-
 // listErrors are the errors that join a list of messages with "; ", by
 // the field their messages are compared as.
 var listErrors = []struct {
@@ -411,12 +390,11 @@ next:
 }
 
 // pairings are the rules that explain a missing message together with an
-// extra one that says the same once normalized (after tokenization).
+// extra one that says the same once normalized.
 var pairings = []struct {
 	rule      string
 	normalize func(string) string
 }{
-	{"report-tokenization", func(s string) string { return s }},
 	{"skill-error-scope", func(s string) string { return skillScope.ReplaceAllString(s, "controls.skills/") }},
 	{"yaml-error-text", func(s string) string { return yamlError.ReplaceAllString(s, "${1}<YAML error>") }},
 }
@@ -459,10 +437,10 @@ var generatedSkill = regexp.MustCompile(`^outfitter/skills/[a-z0-9-]+$`)
 
 // Explain names the rules behind a world's divergences (from
 // [CompareCapture]). Strict failures are compared message by message;
-// a missing warning and an extra one that tokenizes to it are one
-// report-tokenization divergence; a run whose error a failing rule
-// explains owes all its other divergences to that rule, and so do the
-// durable divergences no rule explains.
+// a missing warning and an extra one that say the same once a pairing
+// normalizes them are one divergence of the pairing's rule; a run whose
+// error a failing rule explains owes all its other divergences to that
+// rule, and so do the durable divergences no rule explains.
 func Explain(w *CorpusWorld, rep *sim.Report, divs []Divergence) Explanation {
 	x := &explainer{w: w, rep: rep, divs: expand(divs)}
 	e := Explanation{Rules: map[string]int{}}
@@ -485,16 +463,12 @@ func Explain(w *CorpusWorld, rep *sim.Report, divs []Divergence) Explanation {
 		}
 	pair:
 		for _, j := range pairs {
-			tok := tokenizeReport(x.divs[j].Ours)
 			for _, p := range pairings {
-				if p.normalize(tok) != p.normalize(d.Upstream) {
+				if p.normalize(x.divs[j].Ours) != p.normalize(d.Upstream) {
 					continue
 				}
 				done[i], done[j] = true, true
 				e.Rules[p.rule]++
-				if tok != x.divs[j].Ours && p.rule != "report-tokenization" {
-					e.Rules["report-tokenization"]++
-				}
 				break pair
 			}
 		}

@@ -237,9 +237,13 @@ func (x *execution) plan() error {
 	x.r.Resolution = res
 	x.r.ProfileID, x.r.AgentID = res.ProfileID, res.AgentID
 	// The --debug notice comes as soon as the root exists, before a
-	// strict failure, as upstream prints it.
-	copts := composite.Options{TempDir: x.opts.TempDir, Rand: x.opts.Rand, Clock: x.opts.Clock, Assets: x.opts.Assets, Registry: x.opts.registry(),
-		Notify: func(line string) { x.emit(EventNotice, line) }}
+	// strict failure, as upstream prints it; the root is known before
+	// planning, so a failed plan's error names it by token.
+	copts := composite.Options{
+		TempDir: x.opts.TempDir, Rand: x.opts.Rand, Clock: x.opts.Clock, Assets: x.opts.Assets, Registry: x.opts.registry(),
+		Notify:      func(line string) { x.emit(EventNotice, line) },
+		RootCreated: func(root string) { x.r.Root = root },
+	}
 	req := composite.Request{Result: res, PassThrough: x.spec.Args, Strict: x.spec.Strict, Env: x.opts.Env, Cwd: x.opts.Cwd, Onboarding: onboarding}
 	if x.run, err = composite.Plan(x.fsys, req, copts); err != nil {
 		return err

@@ -83,21 +83,22 @@ type Summary struct {
 }
 
 // ReportOf builds the report of one run, tokenized as in a scenario's
-// report: the composite root becomes <composite-profile> and the fixture
-// roots their tokens.
+// report: in every string it carries (the launch plan, the warnings, the
+// error, the generated documents and file texts) the composite root
+// becomes <composite-profile> and the fixture roots their tokens.
 func ReportOf(r *Result) RunReport {
-	rr := RunReport{ProfileID: r.ProfileID, AgentID: r.AgentID, Warnings: r.Warnings, Messages: r.Messages, ExitCode: r.ExitCode}
+	tok := report.Tokens{Composite: r.Root}
+	rr := RunReport{ProfileID: r.ProfileID, AgentID: r.AgentID, Warnings: tok.TokenizeAll(r.Warnings), Messages: tok.TokenizeAll(r.Messages), ExitCode: r.ExitCode}
 	if rr.Warnings == nil {
 		rr.Warnings = []string{}
 	}
 	if r.Err != nil {
-		msg := r.Err.Error()
+		msg := tok.Tokenize(r.Err.Error())
 		rr.Error = &msg
 	}
 	if !r.Launched {
 		return rr
 	}
-	tok := report.Tokens{Composite: r.Root}
 	env := make(Env, len(r.Plan.Env))
 	for i, v := range r.Plan.Env {
 		env[i] = composite.EnvVar{Name: v.Name, Value: tok.Tokenize(v.Value)}
@@ -107,7 +108,7 @@ func ReportOf(r *Result) RunReport {
 		args = []string{}
 	}
 	rr.Launch = &Launch{Command: r.Plan.Command, Args: args, Env: env}
-	rr.GeneratedProfile = rawJSON(r.GeneratedProfile)
+	rr.GeneratedProfile = rawJSON(r.GeneratedProfile, tok)
 	rr.CompositeAtLaunch = report.ProjectTree(r.AtLaunch, tok)
 	s := &Summary{
 		LaunchCommand: r.Plan.Command, LaunchArgs: args, LaunchEnv: env,
@@ -119,12 +120,12 @@ func ReportOf(r *Result) RunReport {
 		}
 	}
 	if e, ok := r.AtLaunch[".mcp.json"]; ok && e.Type == vfs.TypeFile {
-		s.MCPConfig = rawJSON(e.Data)
+		s.MCPConfig = rawJSON(e.Data, tok)
 	}
 	if e, ok := r.AtLaunch["keybindings.json"]; ok && e.Type == vfs.TypeFile {
-		s.GeneratedKeybindings = rawJSON(e.Data)
+		s.GeneratedKeybindings = rawJSON(e.Data, tok)
 	}
-	s.NativeModels = rawJSON(r.nativeModels)
+	s.NativeModels = rawJSON(r.nativeModels, tok)
 	rr.Summary = s
 	return rr
 }
@@ -140,13 +141,48 @@ func links(t map[string]report.Entry) int {
 	return n
 }
 
-// rawJSON returns data as a JSON value, or nil when it is not JSON.
-func rawJSON(data []byte) json.RawMessage {
+// rawJSON returns data as a compact JSON value with its strings tokenized,
+// or nil when it is not JSON.
+func rawJSON(data []byte, tok report.Tokens) json.RawMessage {
 	compact, ok := report.CompactJSON(data)
 	if !ok {
 		return nil
 	}
-	return compact
+	return tokenizeStrings(compact, tok)
+}
+
+// tokenizeStrings returns the compact JSON data with every string
+// tokenized (decoded, tokenized and encoded again when it changes).
+func tokenizeStrings(data []byte, tok report.Tokens) json.RawMessage {
+	var b bytes.Buffer
+	last := 0 // data[last:] is not yet copied to b
+	for i := 0; i < len(data); i++ {
+		if data[i] != '"' {
+			continue
+		}
+		end := i + 1
+		for data[end] != '"' {
+			if data[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		end++
+		var str string
+		if json.Unmarshal(data[i:end], &str) == nil {
+			if t := tok.Tokenize(str); t != str {
+				b.Write(data[last:i])
+				writeString(&b, t)
+				last = end
+			}
+		}
+		i = end - 1
+	}
+	if last == 0 {
+		return data
+	}
+	b.Write(data[last:])
+	return b.Bytes()
 }
 
 // writeString writes s as a JSON string without HTML escaping, so tokens

@@ -237,7 +237,7 @@ func TestThirdAgentSchemaFromTheRegistry(t *testing.T) {
 		{
 			name:     "the block's own key is checked",
 			settings: "default_profile: builder\n", profile: "id: builder\ncontrols: {acme: {flavor: 3}}\n", run: `{"agent": "acme"}`, reg: reg,
-			want: "Cannot run with invalid profiles: /fixture/home/.outfitter/profiles/builder/profile.yml#/controls/acme/flavor must be string",
+			want: "Cannot run with invalid profiles: <home>/.outfitter/profiles/builder/profile.yml#/controls/acme/flavor must be string",
 		},
 		{
 			name:     "unregistered, acme is no agent",
@@ -252,7 +252,7 @@ func TestThirdAgentSchemaFromTheRegistry(t *testing.T) {
 		{
 			name:     "unregistered, default_agent cannot name it",
 			settings: "default_profile: builder\ndefault_agent: acme\n", profile: "id: builder\n", run: `{}`,
-			want: "Cannot run with invalid settings: /fixture/home/.outfitter/settings.yml#/default_agent must be equal to one of the allowed values",
+			want: "Cannot run with invalid settings: <home>/.outfitter/settings.yml#/default_agent must be equal to one of the allowed values",
 		},
 	}
 	for _, tt := range tests {
