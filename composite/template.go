@@ -1,11 +1,15 @@
 package composite
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/osteele/liquid"
+	"github.com/osteele/liquid/render"
 
 	"github.com/outfitter-go/vfsim/resolve"
 )
@@ -44,13 +48,12 @@ func renderTemplates(c *Composite, in *Input) error {
 			continue
 		}
 		if engine == nil {
-			engine = liquid.NewEngine().Delims("[[=", "]]", "[[%", "%]]")
-			engine.StrictVariables()
+			engine = newTemplateEngine()
 			bindings = templateBindings(in)
 		}
 		out, err := engine.ParseAndRenderString(f.Content, bindings)
 		if err != nil {
-			return &TemplateError{Path: f.RelativePath, Err: err}
+			return &TemplateError{Path: f.RelativePath, Err: undefinedVariable(err, f.Content, bindings)}
 		}
 		f.Content = out
 		for _, p := range in.SettingsPaths {
@@ -60,6 +63,126 @@ func renderTemplates(c *Composite, in *Input) error {
 		}
 	}
 	return nil
+}
+
+// newTemplateEngine returns the Liquid engine of Outfitter templates:
+// [[= ]] outputs, [[% %]] tags, strict variables.
+func newTemplateEngine() *liquid.Engine {
+	engine := liquid.NewEngine().Delims("[[=", "]]", "[[%", "%]]")
+	engine.StrictVariables()
+	return engine
+}
+
+// UndefinedVariableError is LiquidJS's error for an output whose variable
+// is undefined under strict variables, which upstream quotes when a
+// template fails to render: its text is "UndefinedVariableError:
+// undefined variable: <path>, line:<line>, col:<col>", where path is the
+// variable's path up to its first undefined segment and line and col
+// (from 1, col in UTF-16 units as JavaScript counts) are where the
+// variable starts in the file.
+type UndefinedVariableError struct {
+	// Variable is the path up to the first undefined segment.
+	Variable string
+	// Line and Col locate the variable in the file, from 1.
+	Line, Col int
+	// Err is the Liquid engine's own error.
+	Err error
+}
+
+// Error returns LiquidJS's text.
+func (e *UndefinedVariableError) Error() string {
+	return fmt.Sprintf("UndefinedVariableError: undefined variable: %s, line:%d, col:%d", e.Variable, e.Line, e.Col)
+}
+
+// Unwrap returns the engine's error.
+func (e *UndefinedVariableError) Unwrap() error { return e.Err }
+
+// outputTag matches an output tag whose expression is a plain dotted
+// variable path: the form whose failure LiquidJS reports as an
+// [UndefinedVariableError] and whose failing segment the bindings tell.
+var outputTag = regexp.MustCompile(`^\[\[=(\s*)([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\]\]$`)
+
+// undefinedVariable returns err as LiquidJS words it when it is the
+// engine's undefined-variable error of an output tag holding a plain
+// variable path that the bindings do not define; any other error is
+// returned as it is, in the engine's own words. The engine gives the tag's
+// text and its line (from 0); the variable is the tag's first occurrence
+// from the start of that line, after the delimiter and blanks.
+func undefinedVariable(err error, content string, bindings map[string]any) error {
+	var re render.Error
+	if !errors.As(err, &re) || re.Cause() == nil || re.Cause().Error() != "undefined variable" {
+		return err
+	}
+	// The engine's text ends with " in " and the tag's text, which holds
+	// no " in " when it is a plain variable path.
+	text := err.Error()
+	if i := strings.LastIndex(text, " in "); i >= 0 {
+		text = text[i+len(" in "):]
+	}
+	m := outputTag.FindStringSubmatch(text)
+	if m == nil {
+		return err
+	}
+	variable, ok := firstUndefined(strings.Split(m[2], "."), bindings)
+	if !ok {
+		return err
+	}
+	start := 0
+	for range re.LineNumber() {
+		i := strings.IndexByte(content[start:], '\n')
+		if i < 0 {
+			return err
+		}
+		start += i + 1
+	}
+	i := strings.Index(content[start:], text)
+	if i < 0 {
+		return err
+	}
+	begin := start + i + len("[[=") + len(m[1])
+	line := 1 + strings.Count(content[:begin], "\n")
+	col := 1 + len(utf16.Encode([]rune(content[strings.LastIndexByte(content[:begin], '\n')+1:begin])))
+	return &UndefinedVariableError{Variable: variable, Line: line, Col: col, Err: err}
+}
+
+// firstUndefined walks path through the bindings as LiquidJS reads
+// properties and returns the path up to the first segment that is
+// undefined; ok is false when every segment is defined (a null value,
+// which LiquidJS renders as nothing, included).
+func firstUndefined(path []string, bindings map[string]any) (string, bool) {
+	var cur any = bindings
+	for i, seg := range path {
+		if cur == nil {
+			return "", false // LiquidJS reads any property of null as null
+		}
+		var next any
+		defined := false
+		switch v := cur.(type) {
+		case map[string]any:
+			next, defined = v[seg]
+			if !defined && seg == "size" {
+				next, defined = len(v), true
+			}
+		case []any:
+			switch {
+			case seg == "size":
+				next, defined = len(v), true
+			case seg == "first" && len(v) > 0:
+				next, defined = v[0], true
+			case seg == "last" && len(v) > 0:
+				next, defined = v[len(v)-1], true
+			}
+		case string:
+			if seg == "size" {
+				next, defined = len(utf16.Encode([]rune(v))), true
+			}
+		}
+		if !defined {
+			return strings.Join(path[:i+1], "."), true
+		}
+		cur = next
+	}
+	return "", false
 }
 
 func templateBindings(in *Input) map[string]any {

@@ -235,15 +235,6 @@ var rules = []Divergent{
 		explains: warningKind("skill-shadowing-warning"),
 	},
 	{
-		Name:  "liquid-error-text",
-		Where: "compositeProfile/CompositeProfileTemplate.ts:105 (formatTemplateError: String(LiquidJS error))",
-		What: "A template that fails to render fails the run with LiquidJS's message (\"UndefinedVariableError: " +
-			"undefined variable: outfitter.x, line:6, col:33\"); vfsim's Liquid engine words it differently.",
-		fails: func(x *explainer, d Divergence) bool {
-			return d.Field == "error" && strings.Contains(d.Upstream, "Cannot render Outfitter template") && strings.Contains(d.Ours, "Cannot render Outfitter template")
-		},
-	},
-	{
 		Name:  "skill-md-validation",
 		Where: "skills/SkillResolution.ts:170 (resolveCatalogSkill), skills/SkillDocument.ts:39 (parseSkillDocument)",
 		What: "Upstream validates the SKILL.md of every selected catalog skill (frontmatter, name, references) " +
