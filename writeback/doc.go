@@ -55,6 +55,24 @@
 // back, so the caller's baseline still describes the composite and the
 // agent is not blamed for the refresh's writes.
 //
+// # Deviations from upstream
+//
+// Two durable writes differ from upstream's on purpose (the README lists
+// every deviation with the number of oracle worlds it shows in):
+//
+//   - The "always" answer edits one line. [Record] sets
+//     state_persistence.<key>: symlink by the smallest edit of the text
+//     (the value replaced where it stands, or one line added) and keeps
+//     every other byte of the profile file; it replaces the file
+//     atomically. Upstream parses the file with the JavaScript yaml library
+//     and writes back the whole document as that library prints it: flow
+//     collections re-spaced ({A: "x"} becomes { A: "x" }), quoting
+//     normalized, long strings folded at 80 columns. The profile is the
+//     user's file, often under version control; an answer about one state
+//     path should not reformat it, and reproducing another library's
+//     printer would only reproduce that damage.
+//   - A live refresh never writes through a symbolic link (above).
+//
 // # Concurrency
 //
 // The functions hold no state; callers serialize access to the file

@@ -3,6 +3,9 @@ package writeback
 import (
 	"bytes"
 	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -13,10 +16,20 @@ import (
 const stateKey = "state_persistence"
 
 // Record sets state_persistence.<key>: symlink in the profile YAML file,
-// creating the mapping if it is absent and keeping the rest of the
-// document: other keys and their order, and comments as far as the YAML
-// library keeps them. The file is re-encoded with two-space indentation;
-// its permission bits are kept. A file whose top level, or whose
+// creating the mapping if it is absent, and changes nothing else in the
+// file: the value of an existing entry is replaced where it stands, a new
+// entry is a line added after the mapping's last entry at its indentation,
+// and a missing mapping is appended at the end of the file, so comments,
+// blank lines, indentation, quoting and flow collections stay byte for
+// byte. The edit is checked: the edited text must parse to the document
+// with the entry set; when it does not (a flow-style state_persistence
+// mapping, a value with a tag or an anchor, a multi-line scalar), the
+// document is re-encoded with two-space indentation instead, keeping keys,
+// their order, styles and comments as far as the YAML library keeps them.
+// Upstream re-serializes the whole document with its YAML library
+// (re-spacing flow collections, folding long strings at 80 columns); the
+// minimal edit is a deliberate deviation: the profile is the user's file.
+// Its permission bits are kept. A file whose top level, or whose
 // state_persistence value, is not a mapping is left alone and reported.
 //
 // The edit is atomic: the new document is written to a temporary file
@@ -43,6 +56,8 @@ func Record(fsys PersistFS, file, key string) error {
 		return fmt.Errorf("profile file %s: top level is not a mapping", file)
 	}
 	sp := mapValue(top, stateKey)
+	want := string(composite.StrategySymlink)
+	edited, editable := editText(data, top, sp, key, want)
 	switch {
 	case sp == nil:
 		sp = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
@@ -52,20 +67,17 @@ func Record(fsys PersistFS, file, key string) error {
 	case sp.Kind != yaml.MappingNode:
 		return fmt.Errorf("profile file %s: %s is not a mapping", file, stateKey)
 	}
-	want := string(composite.StrategySymlink)
 	if v := mapValue(sp, key); v != nil {
 		v.Kind, v.Tag, v.Value, v.Style, v.Content, v.Alias, v.Anchor = yaml.ScalarNode, "!!str", want, 0, nil, nil, ""
 	} else {
 		sp.Content = append(sp.Content, scalar(key), scalar(want))
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
+	out, err := encode(&doc)
+	if err != nil {
 		return fmt.Errorf("encode profile file %s: %w", file, err)
 	}
-	if err := enc.Close(); err != nil {
-		return fmt.Errorf("encode profile file %s: %w", file, err)
+	if editable && sameDocument(edited, out) {
+		out = edited
 	}
 	// A profile file that is a link (a dotfiles checkout) stays a link:
 	// the file it leads to is the one replaced.
@@ -77,7 +89,7 @@ func Record(fsys PersistFS, file, key string) error {
 	if err != nil {
 		return err
 	}
-	return vfs.ReplaceFile(fsys, real, buf.Bytes(), fi.Mode().Perm())
+	return vfs.ReplaceFile(fsys, real, out, fi.Mode().Perm())
 }
 
 // mapValue returns the value of the string key in a mapping node, or nil.
@@ -92,4 +104,237 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 
 func scalar(v string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
+}
+
+// encode encodes a document with two-space indentation.
+func encode(doc *yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// sameDocument reports whether two YAML texts hold the same data.
+func sameDocument(a, b []byte) bool {
+	var x, y any
+	if yaml.Unmarshal(a, &x) != nil || yaml.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// editText returns the profile text with state_persistence.<key> set to
+// value by the smallest edit of the text, and whether it found one (see
+// [Record]); the caller checks the result. top is the document's top
+// mapping and sp the state_persistence value (nil when absent), both as
+// parsed from data, before any change.
+func editText(data []byte, top, sp *yaml.Node, key, value string) ([]byte, bool) {
+	lines := splitLines(data)
+	switch {
+	case sp == nil:
+		// A new mapping at the end of the file.
+		if top.Style&yaml.FlowStyle != 0 || top.Column != 1 {
+			return nil, false
+		}
+		text := withNewline(data)
+		text = append(text, stateKey+":\n"...)
+		text = append(text, strings.Repeat(" ", indentOf(data))...)
+		return append(text, entry(key, value)...), true
+	case sp.Kind == yaml.ScalarNode:
+		// An empty value (state_persistence:) followed by its entries.
+		k := keyNode(top, stateKey)
+		if k == nil || k.Line < 1 || k.Line > len(lines) {
+			return nil, false
+		}
+		line := lines[k.Line-1]
+		rest, ok := afterKey(line, k)
+		if !ok || strings.TrimSpace(stripComment(rest)) != "" {
+			return nil, false
+		}
+		indent := strings.Repeat(" ", k.Column-1+indentOf(data))
+		return insertLine(data, lines, k.Line, indent+entry(key, value)), true
+	case sp.Style&yaml.FlowStyle != 0 || len(sp.Content) == 0:
+		return nil, false
+	}
+	if v := mapValue(sp, key); v != nil {
+		// Replace the scalar value where it stands.
+		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" && v.Value == "" || v.Anchor != "" ||
+			v.Style&(yaml.LiteralStyle|yaml.FoldedStyle|yaml.TaggedStyle) != 0 ||
+			v.Line < 1 || v.Line > len(lines) {
+			return nil, false
+		}
+		line := lines[v.Line-1]
+		start, ok := byteColumn(line, v.Column)
+		if !ok {
+			return nil, false
+		}
+		end := scalarEnd(line, start, v.Style)
+		if end < 0 {
+			return nil, false
+		}
+		off := lineOffset(lines, v.Line)
+		out := append([]byte(nil), data[:off+start]...)
+		out = append(out, value...)
+		return append(out, data[off+end:]...), true
+	}
+	// A new entry after the mapping's last one, at its indentation.
+	first, last := sp.Content[0], sp.Content[len(sp.Content)-2]
+	if first.Line < 1 || last.Line < 1 || last.Line > len(lines) {
+		return nil, false
+	}
+	indent := first.Column - 1
+	end := last.Line
+	for i := last.Line + 1; i <= len(lines); i++ {
+		l := strings.TrimRight(lines[i-1], "\r\n")
+		t := strings.TrimLeft(l, " ")
+		switch {
+		case t == "" || strings.HasPrefix(t, "#"):
+			continue
+		case len(l)-len(t) > indent:
+			end = i
+			continue
+		}
+		break
+	}
+	return insertLine(data, lines, end, strings.Repeat(" ", indent)+entry(key, value)), true
+}
+
+// entry is the line of a mapping entry key: value.
+func entry(key, value string) string {
+	k, err := yaml.Marshal(key)
+	if err != nil {
+		k = []byte(strconv.Quote(key))
+	}
+	return strings.TrimSuffix(string(k), "\n") + ": " + value + "\n"
+}
+
+// splitLines splits text into lines that keep their line feeds.
+func splitLines(data []byte) []string {
+	return strings.SplitAfter(string(data), "\n")
+}
+
+// lineOffset returns the byte offset of the 1-based line n.
+func lineOffset(lines []string, n int) int {
+	off := 0
+	for _, l := range lines[:n-1] {
+		off += len(l)
+	}
+	return off
+}
+
+// insertLine inserts a line (ending in a line feed) after the 1-based
+// line n.
+func insertLine(data []byte, lines []string, n int, line string) []byte {
+	if n >= len(lines) {
+		return append(withNewline(data), line...)
+	}
+	off := lineOffset(lines, n+1)
+	out := append([]byte(nil), data[:off]...)
+	out = append(out, line...)
+	return append(out, data[off:]...)
+}
+
+// withNewline returns data ending in a line feed (a copy).
+func withNewline(data []byte) []byte {
+	out := append([]byte(nil), data...)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return out
+}
+
+// indentOf returns the indentation of the file's first indented line that
+// holds a key, 2 when none does.
+func indentOf(data []byte) int {
+	for _, l := range splitLines(data) {
+		t := strings.TrimLeft(l, " ")
+		if n := len(l) - len(t); n > 0 && t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "- ") && strings.Contains(t, ":") {
+			return n
+		}
+	}
+	return 2
+}
+
+// keyNode returns the key node of the string key in a mapping node, or nil.
+func keyNode(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := m.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
+			return k
+		}
+	}
+	return nil
+}
+
+// afterKey returns what follows a plain key and its colon on its line.
+func afterKey(line string, k *yaml.Node) (string, bool) {
+	start, ok := byteColumn(line, k.Column)
+	if !ok || !strings.HasPrefix(line[start:], k.Value+":") {
+		return "", false
+	}
+	return strings.TrimRight(line[start+len(k.Value)+1:], "\r\n"), true
+}
+
+// stripComment removes a trailing comment from the rest of a line.
+func stripComment(s string) string {
+	if s == "" || s[0] == '#' {
+		return ""
+	}
+	if i := strings.Index(s, " #"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// byteColumn returns the byte offset in line of the 1-based character
+// column col.
+func byteColumn(line string, col int) (int, bool) {
+	n := 1
+	for i := range line {
+		if n == col {
+			return i, true
+		}
+		n++
+	}
+	return 0, false
+}
+
+// scalarEnd returns the byte offset in line just after the scalar that
+// starts at start in the given style, or -1 when it does not end on the
+// line.
+func scalarEnd(line string, start int, style yaml.Style) int {
+	body := strings.TrimRight(line, "\r\n")
+	switch {
+	case style&yaml.DoubleQuotedStyle != 0:
+		for i := start + 1; i < len(body); i++ {
+			switch body[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			}
+		}
+		return -1
+	case style&yaml.SingleQuotedStyle != 0:
+		for i := start + 1; i < len(body); i++ {
+			if body[i] == '\'' {
+				if i+1 < len(body) && body[i+1] == '\'' {
+					i++
+					continue
+				}
+				return i + 1
+			}
+		}
+		return -1
+	}
+	end := len(stripComment(body[start:])) + start
+	for end > start && (body[end-1] == ' ' || body[end-1] == '\t') {
+		end--
+	}
+	return end
 }
