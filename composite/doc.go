@@ -56,6 +56,28 @@
 // after the composite is written. Unlike upstream, a link at the export
 // path is written through only when it leads inside the folder.
 //
+// # Deviations from upstream
+//
+// Where upstream writes through a link into the user's files, or words an
+// error with a JavaScript library's own text, the package differs on
+// purpose (the README lists every deviation with the number of oracle
+// worlds it shows in):
+//
+//   - A catalog skill that is a symbolic link and has references, scripts
+//     or assets to copy is copied into the composite. Upstream copies the
+//     link and then writes the copies through it, into the linked
+//     checkout: a durable write into a tree the run has no business
+//     changing. A linked skill with nothing to copy stays a link, as
+//     upstream leaves it.
+//   - A SKILL.md whose frontmatter is not valid YAML fails the run at the
+//     same point and with the same words as upstream's up to
+//     "YAMLParseError: ", naming the same file; what follows is the
+//     message of go.yaml.in/yaml/v3, not of the JavaScript yaml library,
+//     whose diagnostics would mean porting its parser.
+//   - A reference glob's extglob groups are literal, and a link at the
+//     system prompt export path is written through only when it leads
+//     inside the profile's folder (see above).
+//
 // # Agents
 //
 // The [Registry] is the one place that knows which agents exist:

@@ -27,6 +27,12 @@ type Divergent struct {
 	Where string
 	// What says what upstream does and what vfsim does instead.
 	What string
+	// Deviation says that vfsim departs from the rule on purpose, as a
+	// deliberate deviation documented in the package doc and the README's
+	// list of deviations, with the reason. A divergence of such a rule is
+	// explained; one of any other rule is open: a behaviour of upstream
+	// that vfsim should follow and does not.
+	Deviation bool
 	// explains reports whether the rule explains a divergence of a world.
 	explains func(x *explainer, d Divergence) bool
 	// fails reports whether the rule explains a run's error divergence
@@ -205,6 +211,7 @@ var rules = []Divergent{
 			"copies the link into the composite and writes the copies through it, into the linked checkout. " +
 			"vfsim never writes through a link: it copies the skill into the composite instead and leaves the " +
 			"checkout as it was (a deliberate deviation, composite's package doc).",
+		Deviation:   true,
 		ownsDurable: true,
 		explains: func(x *explainer, d Divergence) bool {
 			for _, link := range x.linkedSkills() {
@@ -292,7 +299,9 @@ var rules = []Divergent{
 		Where: "validation/YamlDocument.ts:23 (parseYamlDocument: String(YAMLParseError))",
 		What: "A SKILL.md frontmatter the yaml library cannot parse fails the run with that library's message " +
 			"after \"YAMLParseError: \" (\"Flow sequence in block collection must be sufficiently indented…\"); " +
-			"vfsim's YAML parser words it differently.",
+			"vfsim's YAML parser (go.yaml.in/yaml/v3) words it differently; the run fails at the same point, " +
+			"naming the same SKILL.md (a deliberate deviation, composite's package doc).",
+		Deviation: true,
 	},
 	{
 		Name:  "always-answer-yaml",
@@ -300,7 +309,9 @@ var rules = []Divergent{
 		What: "The \"always\" prompt answer re-serializes the whole profile YAML with the yaml library " +
 			"(parseDocument, setIn, toString): flow collections re-spaced ({A: \"x\"} becomes { A: \"x\" }), " +
 			"quoting normalized, long strings folded at 80 columns. vfsim edits the one state_persistence " +
-			"line and keeps the rest of the file byte for byte.",
+			"line and keeps the rest of the file byte for byte, replaced atomically (a deliberate deviation, " +
+			"writeback's package doc: the user's formatting and comments are theirs).",
+		Deviation:   true,
 		ownsDurable: true,
 		explains: func(x *explainer, d Divergence) bool {
 			return d.Field == "durable" && strings.Contains(d.Key, ".y") && strings.Contains(d.Key, " changed/text")
@@ -521,6 +532,31 @@ func Explain(w *CorpusWorld, rep *sim.Report, divs []Divergence) Explanation {
 		e.Unexplained = append(e.Unexplained, d)
 	}
 	return e
+}
+
+// Deviations returns the names of the rules that are documented
+// deviations, in order.
+func Deviations() []string {
+	var out []string
+	for _, r := range rules {
+		if r.Deviation {
+			out = append(out, r.Name)
+		}
+	}
+	return out
+}
+
+// Open returns the rules of an explanation that are not documented
+// deviations, sorted: the upstream behaviours behind its divergences that
+// vfsim should follow and does not.
+func (e Explanation) Open() []string {
+	var out []string
+	for _, r := range e.RuleNames() {
+		if !RuleInfo(r).Deviation {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // RuleInfo returns the rule of a name (a zero Divergent with the name when

@@ -54,10 +54,25 @@
 //
 // # Deviations from upstream
 //
-// A live refresh never writes a generated file through a symbolic link:
-// the link is replaced and the path becomes discard for the rest of the
-// run, so a refresh cannot overwrite a durable source (upstream's hazard).
-// A relative claude session_directory is created against [Options].Cwd,
-// the project directory by default, where upstream used the process
-// working directory.
+// vfsim differs from upstream on purpose in a few places, each for a
+// reason; the README lists them with the number of oracle worlds each
+// shows in, and the oracle campaign counts their divergences as
+// explained (proptest's rules marked as deviations):
+//
+//   - A live refresh never writes a generated file through a symbolic
+//     link: the link is replaced and the path becomes discard for the rest
+//     of the run, so a refresh cannot overwrite a durable source
+//     (upstream's hazard; package writeback).
+//   - A relative claude session_directory is created against
+//     [Options].Cwd, the project directory by default, where upstream used
+//     the process working directory, which depends on where the command
+//     was started.
+//   - A linked catalog skill with files to copy is copied, never written
+//     through into its checkout (package composite).
+//   - The "always" prompt answer edits one line of the profile file and
+//     keeps the rest byte for byte, where upstream re-serializes the whole
+//     document (package writeback).
+//   - A SKILL.md frontmatter YAML error is worded by vfsim's YAML parser
+//     after "YAMLParseError: "; the run fails at the same point naming the
+//     same file (package composite).
 package sim

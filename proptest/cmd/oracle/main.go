@@ -27,8 +27,11 @@
 // capture.py runs each world through upstream
 // twice and keeps the byte-identical ones (RESULTS/<id>/{a.json,meta.json}).
 // compare replays every kept world with vfsim and prints, per upstream
-// rule, the number of worlds it explains and the smallest world showing
-// it, and every divergence no rule explains. pack writes the kept worlds
+// rule, whether it is a documented deviation or open, the number of
+// worlds it explains and the smallest world showing it, then the
+// divergences of every world that diverges by no rule or by an open rule:
+// the unexplained ones, zero when every divergence is a documented
+// deviation. pack writes the kept worlds
 // as the corpus (worlds/<id>.txtar: fixture, scenario and compacted
 // capture) and the ledger of known divergences (ledger.txt). check
 // replays a packed corpus as the Go test does and prints its figures.
@@ -242,6 +245,9 @@ type outcome struct {
 	divs  []proptest.Divergence
 	// unexplained are the divergences no rule explains.
 	unexplained []proptest.Divergence
+	// open are the rules behind its divergences that are not documented
+	// deviations.
+	open []string
 }
 
 func compareWorld(id string, cw *proptest.CorpusWorld, size int) (*outcome, error) {
@@ -255,6 +261,7 @@ func compareWorld(id string, cw *proptest.CorpusWorld, size int) (*outcome, erro
 		o.rules[r] = true
 	}
 	o.unexplained = e.Unexplained
+	o.open = e.Open()
 	return o, nil
 }
 
@@ -288,23 +295,29 @@ func compare(args []string, w io.Writer) error {
 // summarize prints the figures, the rule table and the unexplained
 // divergences.
 func summarize(w io.Writer, outs []*outcome, md string, verbose bool) error {
-	runs, matching, matchingRuns, unexplainedWorlds := 0, 0, 0, 0
+	runs, matching, matchingRuns, deviating, openWorlds, unexplainedWorlds := 0, 0, 0, 0, 0, 0
 	byRule := map[string][]*outcome{}
 	for _, o := range outs {
 		runs += o.runs
-		if len(o.divs) == 0 {
+		switch {
+		case len(o.divs) == 0:
 			matching++
 			matchingRuns += o.runs
-		}
-		if len(o.unexplained) > 0 {
+		case len(o.unexplained) > 0 || len(o.open) > 0:
 			unexplainedWorlds++
+			if len(o.open) > 0 {
+				openWorlds++
+			}
+		default:
+			deviating++
 		}
 		for r := range o.rules {
 			byRule[r] = append(byRule[r], o)
 		}
 	}
-	fmt.Fprintf(w, "%d worlds (%d runs); %d worlds (%d runs) match upstream; %d worlds with unexplained divergences\n",
-		len(outs), runs, matching, matchingRuns, unexplainedWorlds)
+	fmt.Fprintf(w, "%d worlds (%d runs); %d worlds (%d runs) match upstream; %d worlds differ by documented deviations only; "+
+		"%d worlds with unexplained divergences (%d of them by an open rule, not a documented deviation)\n",
+		len(outs), runs, matching, matchingRuns, deviating, unexplainedWorlds, openWorlds)
 	rules := slices.Sorted(func(yield func(string) bool) {
 		for r := range byRule {
 			if !yield(r) {
@@ -313,7 +326,7 @@ func summarize(w io.Writer, outs []*outcome, md string, verbose bool) error {
 		}
 	})
 	var table strings.Builder
-	table.WriteString("| rule | upstream | worlds | minimal world | upstream does / vfsim does |\n| --- | --- | ---: | --- | --- |\n")
+	table.WriteString("| rule | kind | upstream | worlds | minimal world | upstream does / vfsim does |\n| --- | --- | --- | ---: | --- | --- |\n")
 	for _, r := range rules {
 		ws := byRule[r]
 		// The hand-shrunk world of the rule, else the smallest world.
@@ -331,15 +344,23 @@ func summarize(w io.Writer, outs []*outcome, md string, verbose bool) error {
 			}
 		}
 		info := proptest.RuleInfo(r)
-		fmt.Fprintf(w, "%-34s %4d worlds  minimal %s  (%s)\n", r, random, minimal.id, info.Where)
-		fmt.Fprintf(&table, "| %s | `%s` | %d | %s | %s |\n", r, info.Where, random, minimal.id, info.What)
+		kind := "open"
+		if info.Deviation {
+			kind = "deviation"
+		}
+		shrunk := ""
+		if n := len(ws) - random; n > 0 {
+			shrunk = fmt.Sprintf(" (+%d hand-shrunk)", n)
+		}
+		fmt.Fprintf(w, "%-34s %-9s %4d worlds%s  minimal %s  (%s)\n", r, kind, random, shrunk, minimal.id, info.Where)
+		fmt.Fprintf(&table, "| %s | %s | `%s` | %d | %s | %s |\n", r, kind, info.Where, random, minimal.id, info.What)
 	}
 	for _, o := range outs {
-		if len(o.unexplained) == 0 && !verbose {
+		if len(o.unexplained) == 0 && len(o.open) == 0 && !verbose {
 			continue
 		}
 		list := o.unexplained
-		if verbose {
+		if verbose || len(o.open) > 0 {
 			list = o.divs
 		}
 		if len(list) == 0 {
