@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
+	"path"
 	"strings"
 
 	"github.com/outfitter-go/vfsim/composite"
@@ -152,8 +153,14 @@ func rawJSON(data []byte, tok report.Tokens) json.RawMessage {
 }
 
 // tokenizeStrings returns the compact JSON data with every string
-// tokenized (decoded, tokenized and encoded again when it changes).
+// tokenized (decoded, tokenized and encoded again when it changes). A
+// string without an escape that holds neither root is left as it is
+// without decoding it: Tokenize only changes a string holding one.
 func tokenizeStrings(data []byte, tok report.Tokens) json.RawMessage {
+	var composite []byte
+	if tok.Composite != "" {
+		composite = []byte(path.Clean(tok.Composite))
+	}
 	var b bytes.Buffer
 	last := 0 // data[last:] is not yet copied to b
 	for i := 0; i < len(data); i++ {
@@ -161,13 +168,19 @@ func tokenizeStrings(data []byte, tok report.Tokens) json.RawMessage {
 			continue
 		}
 		end := i + 1
+		escaped := false
 		for data[end] != '"' {
 			if data[end] == '\\' {
 				end++
+				escaped = true
 			}
 			end++
 		}
 		end++
+		if raw := data[i+1 : end-1]; !escaped && !bytes.Contains(raw, fixtureRoot) && (composite == nil || !bytes.Contains(raw, composite)) {
+			i = end - 1
+			continue
+		}
 		var str string
 		if json.Unmarshal(data[i:end], &str) == nil {
 			if t := tok.Tokenize(str); t != str {
@@ -184,6 +197,9 @@ func tokenizeStrings(data []byte, tok report.Tokens) json.RawMessage {
 	b.Write(data[last:])
 	return b.Bytes()
 }
+
+// fixtureRoot is [report.FixtureRoot], which every fixture root starts with.
+var fixtureRoot = []byte(report.FixtureRoot)
 
 // writeString writes s as a JSON string without HTML escaping, so tokens
 // such as <home> stay readable.
