@@ -79,12 +79,7 @@ func (in *Input) StatePaths(decls []Declaration, sources StateSources) ([]StateP
 	owned := stateFolders(in, in.Agent)
 	out := make([]StatePath, 0, len(decls))
 	for _, d := range decls {
-		strategy := d.Default
-		if v, ok := overrides.Get(d.Key); ok {
-			if s, ok := v.(string); ok {
-				strategy = Strategy(s)
-			}
-		}
+		strategy := strategyOf(d, overrides)
 		if strategy == "" {
 			return nil, &DeclarationError{Adapter: in.Agent, Key: d.Key}
 		}
@@ -98,14 +93,49 @@ func (in *Input) StatePaths(decls []Declaration, sources StateSources) ([]StateP
 				return nil, err
 			}
 			sp.SourcePath, sp.Origin, sp.Folder = src, origin, owned.folderOf(src)
-			if in.candidates == nil {
-				in.candidates = map[string][]string{}
-			}
-			in.candidates[d.Key] = candidates(d.Key, sources, owned)
 		}
 		out = append(out, sp)
 	}
+	in.candidates = stateCandidates{decls: decls, overrides: overrides, sources: sources, owned: owned}
 	return out, nil
+}
+
+// strategyOf returns the strategy of d: its state_persistence override
+// when that is a string, else its default.
+func strategyOf(d Declaration, overrides *resolve.Object) Strategy {
+	if v, ok := overrides.Get(d.Key); ok {
+		if s, ok := v.(string); ok {
+			return Strategy(s)
+		}
+	}
+	return d.Default
+}
+
+// stateCandidates is what StatePaths chose the durable sources from, kept
+// so that [Composite.Candidates] lists them only when asked.
+type stateCandidates struct {
+	decls     []Declaration
+	overrides *resolve.Object
+	sources   StateSources
+	owned     stateDirs
+}
+
+// of returns the candidates of the state path key, nil for one without a
+// durable source (or when StatePaths did not run).
+func (c stateCandidates) of(key string) []string {
+	if key == UnknownPath {
+		return nil
+	}
+	for _, d := range c.decls {
+		if d.Key != key {
+			continue
+		}
+		if s := strategyOf(d, c.overrides); s == StrategySymlink || s == StrategyPrompt {
+			return candidates(key, c.sources, c.owned)
+		}
+		return nil
+	}
+	return nil
 }
 
 // stateSource returns the durable source of key and its origin: the

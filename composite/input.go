@@ -62,7 +62,7 @@ type Input struct {
 	// [Request].Onboarding).
 	Onboarding *Onboarding
 
-	candidates map[string][]string // recorded by StatePaths for Composite.Candidates
+	candidates stateCandidates // recorded by StatePaths for Composite.Candidates
 }
 
 // profileControls returns the profile's generic controls, never nil.

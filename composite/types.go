@@ -2,7 +2,6 @@ package composite
 
 import (
 	"path"
-	"slices"
 	"strings"
 )
 
@@ -129,7 +128,7 @@ type Composite struct {
 	// last one is the [UnknownPath] pseudo-path.
 	StatePaths []StatePath
 
-	candidates map[string][]string // by state path key, see Candidates
+	candidates stateCandidates // see Candidates
 }
 
 // Candidates returns the durable sources considered for the state path
@@ -143,7 +142,7 @@ type Composite struct {
 // nil for a path without a durable source, and for a composite that
 // [Plan] did not make.
 func (c *Composite) Candidates(key string) []string {
-	return slices.Clone(c.candidates[key])
+	return c.candidates.of(key)
 }
 
 // StatePath returns the state path whose RelativePath or normalized name
