@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -148,19 +149,17 @@ func check(c *cli, scenarioDir string, args []string) (int, error) {
 	failed := 0
 	start := time.Now()
 	opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache()}}
-	for _, j := range jobs {
-		t0 := time.Now()
-		out, err := sim.RunScenario(context.Background(), j.fx, j.sc, opts)
-		took := round(time.Since(t0))
+	for _, r := range runJobs(jobs, opts) {
+		<-r.done
 		switch {
-		case err != nil:
+		case r.err != nil:
 			failed++
-			fmt.Fprintf(c.stdout, "FAIL %s/%s (%s)\n    %v\n", j.fx.Name(), j.sc.Name, took, err)
-		case !out.Passed():
+			fmt.Fprintf(c.stdout, "FAIL %s/%s (%s)\n    %v\n", r.fx.Name(), r.sc.Name, r.took, r.err)
+		case !r.out.Passed():
 			failed++
-			fmt.Fprintf(c.stdout, "FAIL %s/%s (%s)\n%s", j.fx.Name(), j.sc.Name, took, indent(out.Failure(), "    "))
+			fmt.Fprintf(c.stdout, "FAIL %s/%s (%s)\n%s", r.fx.Name(), r.sc.Name, r.took, indent(r.out.Failure(), "    "))
 		default:
-			fmt.Fprintf(c.stdout, "PASS %s/%s (%s)\n", j.fx.Name(), j.sc.Name, took)
+			fmt.Fprintf(c.stdout, "PASS %s/%s (%s)\n", r.fx.Name(), r.sc.Name, r.took)
 		}
 	}
 	fmt.Fprintf(c.stdout, "%d passed, %d failed (%s)\n", len(jobs)-failed, failed, round(time.Since(start)))
@@ -168,6 +167,44 @@ func check(c *cli, scenarioDir string, args []string) (int, error) {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// jobResult is the outcome of one job, ready once done is closed.
+type jobResult struct {
+	job
+	done chan struct{}
+	out  *sim.Outcome
+	err  error
+	took time.Duration
+}
+
+// runJobs runs the jobs on GOMAXPROCS goroutines sharing opts (and its
+// cache) and returns their results in the jobs' order, each ready when its
+// done channel is closed, so that they can be reported in order as they
+// finish.
+func runJobs(jobs []job, opts sim.ScenarioOptions) []*jobResult {
+	results := make([]*jobResult, len(jobs))
+	for i, j := range jobs {
+		results[i] = &jobResult{job: j, done: make(chan struct{})}
+	}
+	next := make(chan *jobResult)
+	go func() {
+		for _, r := range results {
+			next <- r
+		}
+		close(next)
+	}()
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		go func() {
+			for r := range next {
+				t0 := time.Now()
+				r.out, r.err = sim.RunScenario(context.Background(), r.fx, r.sc, opts)
+				r.took = round(time.Since(t0))
+				close(r.done)
+			}
+		}()
+	}
+	return results
 }
 
 // indent prefixes every line of text with prefix.
