@@ -202,7 +202,7 @@ func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]st
 				continue
 			}
 			if a[0] == AssetPiExtension {
-				data = []byte(StampPiExtension(string(data), PiRuntimeValuesOf(in)))
+				data = stampPiExtension(data, PiRuntimeValuesOf(in))
 			}
 			out := path.Join(dir, a[1])
 			if err := fsys.MkdirAll(path.Dir(out), 0o755); err != nil {

@@ -107,6 +107,19 @@ func TestStampPiExtension(t *testing.T) {
 	}
 }
 
+// TestStampPiExtensionInOrder checks that each value replaces the first
+// literal of the text stamped so far, as upstream's successive replace
+// calls do: a profile id spelled like a later literal is stamped over.
+func TestStampPiExtensionInOrder(t *testing.T) {
+	t.Parallel()
+	src := `A = "__OUTFITTER_ACTIVE_PROFILE__"; R = "__OUTFITTER_ASCII_ART__";`
+	got := composite.StampPiExtension(src, composite.PiRuntimeValues{ProfileID: "__OUTFITTER_ASCII_ART__", ASCIIArt: "art"})
+	want := `A = {"id":"art"}; R = "__OUTFITTER_ASCII_ART__";`
+	if got != want {
+		t.Errorf("stamped %s, want %s", got, want)
+	}
+}
+
 // TestPiFinishLaunchStampsTheExtension checks the values an interactive
 // launch stamps into the extension it writes.
 func TestPiFinishLaunchStampsTheExtension(t *testing.T) {

@@ -1,6 +1,7 @@
 package composite
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/outfitter-go/vfsim/resolve"
@@ -84,6 +85,15 @@ const DefaultSettingsTemplate = "default_profile: __OUTFITTER_PROFILE_ID__\n" +
 // "__<NAME>__" literal (double quotes included) becomes the value's JSON,
 // or undefined for an absent one; a name without a literal is skipped.
 func StampPiExtension(src string, v PiRuntimeValues) string {
+	return string(stampPiExtension([]byte(src), v))
+}
+
+// defaultSettingsTemplateJSON is [DefaultSettingsTemplate] as JSON.
+var defaultSettingsTemplateJSON = string(resolve.Stringify(DefaultSettingsTemplate, ""))
+
+// stampPiExtension is [StampPiExtension] on bytes: each replacement
+// copies the text into the other of two buffers instead of a new string.
+func stampPiExtension(src []byte, v PiRuntimeValues) []byte {
 	str := func(s string) string { return string(resolve.Stringify(s, "")) }
 	opt := func(s string) string {
 		if s == "" {
@@ -100,18 +110,30 @@ func StampPiExtension(src string, v PiRuntimeValues) string {
 		}
 		profile = string(resolve.Stringify(o, ""))
 	}
-	for _, kv := range [][2]string{
-		{"OUTFITTER_HOME", str(v.Home)},
-		{"OUTFITTER_PROJECT", str(v.Project)},
-		{"OUTFITTER_DEFAULT_PROFILES_PATH", opt(v.DefaultProfilesPath)},
-		{"OUTFITTER_SETUP_SOURCE_URI", opt(v.SetupSourceURI)},
-		{"OUTFITTER_AUTO_OPEN", string(resolve.Stringify(v.AutoOpen, ""))},
-		{"OUTFITTER_ACTIVE_PROFILE", profile},
-		{"OUTFITTER_DEFAULT_SETTINGS_TEMPLATE", str(DefaultSettingsTemplate)},
-		{"OUTFITTER_STARTUP_ASCII_ART", string(resolve.Stringify(v.StartupASCIIArt, ""))},
-		{"OUTFITTER_ASCII_ART", str(v.ASCIIArt)},
+	cur, next := src, []byte(nil)
+	for _, kv := range [...][2]string{
+		{`"__OUTFITTER_HOME__"`, str(v.Home)},
+		{`"__OUTFITTER_PROJECT__"`, str(v.Project)},
+		{`"__OUTFITTER_DEFAULT_PROFILES_PATH__"`, opt(v.DefaultProfilesPath)},
+		{`"__OUTFITTER_SETUP_SOURCE_URI__"`, opt(v.SetupSourceURI)},
+		{`"__OUTFITTER_AUTO_OPEN__"`, string(resolve.Stringify(v.AutoOpen, ""))},
+		{`"__OUTFITTER_ACTIVE_PROFILE__"`, profile},
+		{`"__OUTFITTER_DEFAULT_SETTINGS_TEMPLATE__"`, defaultSettingsTemplateJSON},
+		{`"__OUTFITTER_STARTUP_ASCII_ART__"`, string(resolve.Stringify(v.StartupASCIIArt, ""))},
+		{`"__OUTFITTER_ASCII_ART__"`, str(v.ASCIIArt)},
 	} {
-		src = strings.Replace(src, `"__`+kv[0]+`__"`, kv[1], 1)
+		i := bytes.Index(cur, []byte(kv[0]))
+		if i < 0 {
+			continue
+		}
+		if next == nil {
+			next = make([]byte, 0, len(src)+1024)
+		}
+		next = append(append(append(next[:0], cur[:i]...), kv[1]...), cur[i+len(kv[0]):]...)
+		if &cur[0] == &src[0] {
+			cur = nil // src is the caller's: never written
+		}
+		cur, next = next, cur
 	}
-	return src
+	return cur
 }
