@@ -15,6 +15,9 @@ import (
 // Values of other types encode as null.
 func Stringify(v any, indent string) []byte {
 	var b strings.Builder
+	if s, ok := v.(string); ok {
+		b.Grow(len(s) + 2) // the quotes; escapes grow it again
+	}
 	writeJS(&b, v, indent, "")
 	return []byte(b.String())
 }
