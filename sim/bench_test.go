@@ -2,9 +2,12 @@ package sim_test
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/fixtures/golden"
@@ -150,5 +153,43 @@ func BenchmarkUpstreamAll(b *testing.B) {
 				b.Fatalf("%s: %v %s", j.sc.Name, err, out.Failure())
 			}
 		}
+	}
+}
+
+// BenchmarkScenarioHomeSize runs the catalog scenario of
+// BenchmarkScenario, cached, on copies of its fixture whose home also
+// holds n unrelated files (in ten directories and the home itself): the
+// home-size scaling benchmark, whose time must stay flat in n.
+func BenchmarkScenarioHomeSize(b *testing.B) {
+	const name = "explicit_repo_profile"
+	for _, n := range []int{0, 1000, 10000} {
+		tree := fstest.MapFS{}
+		err := fs.WalkDir(fixtures.Catalog(), name, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			if !d.Type().IsRegular() {
+				return fmt.Errorf("%s: not a regular file", p)
+			}
+			data, err := fs.ReadFile(fixtures.Catalog(), p)
+			tree[p] = &fstest.MapFile{Data: data, Mode: 0o644}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range n {
+			dir := fmt.Sprintf("%s/home/junk/d%02d", name, i%10)
+			if i%100 == 0 {
+				dir = name + "/home"
+			}
+			tree[fmt.Sprintf("%s/unrelated-%05d.txt", dir, i)] = &fstest.MapFile{Data: []byte("noise\n"), Mode: 0o644}
+		}
+		fx, err := fixtures.LoadFS(tree, name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache()}}
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) { benchScenario(b, fx, fx.Scenarios()[0], opts, nil) })
 	}
 }
