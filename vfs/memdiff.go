@@ -46,7 +46,7 @@ func DiffFS(before, after FS, root string, opts SnapshotOptions) (Delta, error) 
 	var added []addedTree
 	w.diff(mb, ma, rb, ra, "", &d, &added)
 	// The added subtrees are known: size the map once for all their
-	// entries, then fill it.
+	// entries, then fill it (in no particular order: a map has none).
 	n := 0
 	for _, a := range added {
 		n += a.size()
@@ -58,7 +58,7 @@ func DiffFS(before, after FS, root string, opts SnapshotOptions) (Delta, error) 
 			d.Added[a.rel] = w.entry(ma, a.n)
 		}
 		if a.n.isDir() {
-			w.tree(ma, a.n, a.rel, Tree(d.Added))
+			w.treeUnordered(ma, a.n, a.rel, Tree(d.Added))
 		}
 	}
 	slices.Sort(d.Removed)

@@ -88,24 +88,48 @@ func (w *nodeWalk) skip(rel, name string, n *node) bool {
 }
 
 // tree records the entries below dir, whose relative path is rel, in t;
-// w.abs holds dir's absolute name.
+// w.abs holds dir's absolute name. Entries are visited in lexical order.
 func (w *nodeWalk) tree(m *MemFS, dir *node, rel string, t Tree) {
 	for _, e := range dir.entries() {
-		name, n := e.name, e.n
-		r := name
-		if rel != "" {
-			r = rel + "/" + name
-		}
-		if w.skip(r, name, n) {
-			continue
-		}
-		l := w.push(name)
-		t[r] = w.entry(m, n)
-		if n.isDir() {
-			w.tree(m, n, r, t)
-		}
-		w.pop(l)
+		w.treeEntry(m, e.name, e.n, rel, t, true)
 	}
+}
+
+// treeUnordered is tree visiting the entries of a large directory in no
+// particular order, for a caller that only fills a map: it spares the
+// sorting of a copy of the directory's entries.
+func (w *nodeWalk) treeUnordered(m *MemFS, dir *node, rel string, t Tree) {
+	if dir.big == nil {
+		for _, e := range dir.children {
+			w.treeEntry(m, e.name, e.n, rel, t, false)
+		}
+		return
+	}
+	for name, n := range dir.big {
+		w.treeEntry(m, name, n, rel, t, false)
+	}
+}
+
+// treeEntry records the entry name of the directory at rel, node n, and
+// what is below it (in lexical order when ordered).
+func (w *nodeWalk) treeEntry(m *MemFS, name string, n *node, rel string, t Tree, ordered bool) {
+	r := name
+	if rel != "" {
+		r = rel + "/" + name
+	}
+	if w.skip(r, name, n) {
+		return
+	}
+	l := w.push(name)
+	t[r] = w.entry(m, n)
+	if n.isDir() {
+		if ordered {
+			w.tree(m, n, r, t)
+		} else {
+			w.treeUnordered(m, n, r, t)
+		}
+	}
+	w.pop(l)
 }
 
 // entry returns the snapshot entry of n, whose absolute name is w.abs.
