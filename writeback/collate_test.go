@@ -49,6 +49,9 @@ func TestCompare(t *testing.T) {
 		{name: "non-ASCII after letters", a: "zz", b: "é", want: -1, why: "documented deviation from ICU"},
 		{name: "A shares a's weight", a: "Ab", b: "ac", want: -1, why: "primary level ignores case, for the first letter too"},
 		{name: "Z shares z's weight", a: "Zb", b: "zc", want: -1, why: "primary level ignores case, for the last letter too"},
+		{name: "control ignored at the case level", a: "\x01a", b: "A", want: -1, why: "a control character weighs nothing on any level, so a meets A and lowercase comes first"},
+		{name: "U+0080 after ASCII", a: "~", b: "\u0080", want: -1, why: "the first character outside ASCII sorts after every ASCII character"},
+		{name: "case decided after U+0080", a: "x\u0080a", b: "x\u0080A", want: -1, why: "the character outside ASCII weighs the same in both on the case level"},
 		{name: "non-ASCII compared whole", a: "\u1000b", b: "\u1001a", want: -1, why: "U+1000 and U+1001 share the bytes E1 80; the character decides, not what follows"},
 	}
 	for _, tt := range tests {
