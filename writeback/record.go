@@ -94,6 +94,8 @@ func Record(fsys PersistFS, file, key string) error {
 
 // mapValue returns the value of the string key in a mapping node, or nil.
 func mapValue(m *yaml.Node, key string) *yaml.Node {
+	// A mapping node holds key and value pairs, so len(m.Content) is even
+	// and i+1, odd, never equals it: "i+1 <= len" is the same bound.
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if k := m.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
 			return m.Content[i+1]

@@ -2,6 +2,7 @@ package writeback_test
 
 import (
 	"errors"
+	"io/fs"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -95,6 +96,23 @@ func TestRefresh(t *testing.T) {
 		must(t, err)
 		if len(old) == 0 {
 			t.Errorf("precondition: the old baseline sees no change")
+		}
+	})
+	t.Run("a new file is 0644, a rewritten one keeps its mode", func(t *testing.T) {
+		t.Parallel()
+		fsys, paths, baseline := liveRun(t)
+		must(t, vfs.Chmod(fsys, root+"/.mcp.json", 0o600))
+		_, err := writeback.Refresh(fsys, root, baseline, paths, "w", files(
+			composite.File{RelativePath: ".mcp.json", Content: "{}\n"},
+			composite.File{RelativePath: "generated.txt", Content: "g"},
+		))
+		must(t, err)
+		for name, want := range map[string]fs.FileMode{".mcp.json": 0o600, "generated.txt": 0o644} {
+			e, err := vfs.EntryOf(fsys, root+"/"+name)
+			must(t, err)
+			if e.Mode != want {
+				t.Errorf("%s: mode %v, want %v", name, e.Mode, want)
+			}
 		}
 	})
 	t.Run("a replaced link stays replaced", func(t *testing.T) {
