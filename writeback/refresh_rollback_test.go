@@ -14,12 +14,12 @@ import (
 )
 
 // refreshedFiles is a refresh that rewrites a generated file, replaces
-// the settings.json link by a reconciled file, and writes a new file in
-// a new directory.
+// the settings.json link by a reconciled file, and writes a new file two
+// new directories down (a rollback removes both).
 var refreshedFiles = files(
 	composite.File{RelativePath: "outfitter/profile.json", Content: `{"id":"default","label":"New"}` + "\n"},
 	composite.File{RelativePath: "settings.json", Content: `{"theme":"dark"}` + "\n"},
-	composite.File{RelativePath: "outfitter/new/deep.json", Content: "{}\n"},
+	composite.File{RelativePath: "outfitter/new/deeper/deep.json", Content: "{}\n"},
 )
 
 // afterWrite returns a predicate that selects the operations of kind on
@@ -44,7 +44,7 @@ func TestRefreshRollsBackWhenTheBaselineFails(t *testing.T) {
 	t.Parallel()
 	fsys, paths, baseline := liveRun(t)
 	before := snapshot(t, fsys, "/")
-	ffs := faultfs.New(fsys, faultfs.When(afterWrite(faultfs.KindReadFile, root+"/outfitter/new/deep.json"), vfs.ErrIO))
+	ffs := faultfs.New(fsys, faultfs.When(afterWrite(faultfs.KindReadFile, root+"/outfitter/new/deeper/deep.json"), vfs.ErrIO))
 	_, err := writeback.Refresh(ffs, root, baseline, paths, "w", refreshedFiles)
 	var re *writeback.RefreshError
 	if !errors.As(err, &re) || !errors.Is(err, vfs.ErrIO) {
