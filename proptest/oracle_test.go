@@ -226,6 +226,14 @@ func TestExplain(t *testing.T) {
 			Ours:     `"Strict failed for pi: pi Raw append_system_prompt entry looks like a file path; use { file: 'a/b.md' }. (<home>/p.yml#/x)"`}},
 			[]string{"skill-shadowing-warning"}, 0},
 		{"unknown", []proptest.Divergence{{Run: 0, Field: "env", Key: "X", Upstream: `"1"`}}, nil, 1},
+		{"a profile file printed otherwise", []proptest.Divergence{{Run: -1, Field: "durable", Key: "home/p.yml changed/text",
+			Upstream: `"id: a\nenv: { A: \"x\" }\nstate_persistence:\n  mcp.json: symlink\n"`,
+			Ours:     `"id: a\nenv: {A: \"x\"}\nstate_persistence:\n  mcp.json: symlink\n"`}},
+			[]string{"always-answer-yaml"}, 0},
+		{"a profile file that says otherwise", []proptest.Divergence{{Run: -1, Field: "durable", Key: "home/p.yml changed/text",
+			Upstream: `"id: a\nenv: { A: \"x\" }\nstate_persistence:\n  mcp.json: symlink\n"`,
+			Ours:     `"id: a\nenv: {A: \"x\"}\nstate_persistence:\n  mcp.json: prompt\n"`}},
+			nil, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

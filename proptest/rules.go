@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -309,14 +312,26 @@ var rules = []Divergent{
 		What: "The \"always\" prompt answer re-serializes the whole profile YAML with the yaml library " +
 			"(parseDocument, setIn, toString): flow collections re-spaced ({A: \"x\"} becomes { A: \"x\" }), " +
 			"quoting normalized, long strings folded at 80 columns. vfsim edits the one state_persistence " +
-			"line and keeps the rest of the file byte for byte, replaced atomically (a deliberate deviation, " +
+			"line and keeps the rest of the file byte for byte, replaced atomically; the rule explains two texts " +
+			"of the same document only (a deliberate deviation, " +
 			"writeback's package doc: the user's formatting and comments are theirs).",
 		Deviation:   true,
 		ownsDurable: true,
 		explains: func(x *explainer, d Divergence) bool {
-			return d.Field == "durable" && strings.Contains(d.Key, ".y") && strings.Contains(d.Key, " changed/text")
+			return d.Field == "durable" && strings.Contains(d.Key, ".y") && strings.Contains(d.Key, " changed/text") &&
+				sameYAML(unquote(d.Upstream), unquote(d.Ours))
 		},
 	},
+}
+
+// sameYAML reports whether two YAML texts hold the same data: the texts
+// of one document as two printers wrote it.
+func sameYAML(a, b string) bool {
+	var x, y any
+	if yaml.Unmarshal([]byte(a), &x) != nil || yaml.Unmarshal([]byte(b), &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // skillSection matches a materialized section of a generated skill.
