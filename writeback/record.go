@@ -138,16 +138,17 @@ func sameDocument(a, b []byte) bool {
 // parsed from data, before any change.
 func editText(data []byte, top, sp *yaml.Node, key, value string) ([]byte, bool) {
 	lines := splitLines(data)
+	nl := newline(data)
 	switch {
 	case sp == nil:
 		// A new mapping at the end of the file.
 		if top.Style&yaml.FlowStyle != 0 || top.Column != 1 {
 			return nil, false
 		}
-		text := withNewline(data)
-		text = append(text, stateKey+":\n"...)
+		text := withNewline(data, nl)
+		text = append(text, stateKey+":"+nl...)
 		text = append(text, strings.Repeat(" ", indentOf(data))...)
-		return append(text, entry(key, value)...), true
+		return append(text, entry(key, value, nl)...), true
 	case sp.Kind == yaml.ScalarNode:
 		// An empty value (state_persistence:) followed by its entries.
 		k := keyNode(top, stateKey)
@@ -160,7 +161,7 @@ func editText(data []byte, top, sp *yaml.Node, key, value string) ([]byte, bool)
 			return nil, false
 		}
 		indent := strings.Repeat(" ", k.Column-1+indentOf(data))
-		return insertLine(data, lines, k.Line, indent+entry(key, value)), true
+		return insertLine(data, lines, k.Line, indent+entry(key, value, nl), nl), true
 	case sp.Style&yaml.FlowStyle != 0 || len(sp.Content) == 0:
 		return nil, false
 	}
@@ -204,16 +205,25 @@ func editText(data []byte, top, sp *yaml.Node, key, value string) ([]byte, bool)
 		}
 		break
 	}
-	return insertLine(data, lines, end, strings.Repeat(" ", indent)+entry(key, value)), true
+	return insertLine(data, lines, end, strings.Repeat(" ", indent)+entry(key, value, nl), nl), true
 }
 
-// entry is the line of a mapping entry key: value.
-func entry(key, value string) string {
+// newline returns the line ending of a text: CRLF when it has one, else
+// LF.
+func newline(data []byte) string {
+	if bytes.Contains(data, []byte("\r\n")) {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// entry is the line of a mapping entry key: value, ending in nl.
+func entry(key, value, nl string) string {
 	k, err := yaml.Marshal(key)
 	if err != nil {
 		k = []byte(strconv.Quote(key))
 	}
-	return strings.TrimSuffix(string(k), "\n") + ": " + value + "\n"
+	return strings.TrimSuffix(string(k), "\n") + ": " + value + nl
 }
 
 // splitLines splits text into lines that keep their line feeds.
@@ -230,11 +240,10 @@ func lineOffset(lines []string, n int) int {
 	return off
 }
 
-// insertLine inserts a line (ending in a line feed) after the 1-based
-// line n.
-func insertLine(data []byte, lines []string, n int, line string) []byte {
+// insertLine inserts a line (ending in nl) after the 1-based line n.
+func insertLine(data []byte, lines []string, n int, line, nl string) []byte {
 	if n >= len(lines) {
-		return append(withNewline(data), line...)
+		return append(withNewline(data, nl), line...)
 	}
 	off := lineOffset(lines, n+1)
 	out := append([]byte(nil), data[:off]...)
@@ -242,11 +251,12 @@ func insertLine(data []byte, lines []string, n int, line string) []byte {
 	return append(out, data[off:]...)
 }
 
-// withNewline returns data ending in a line feed (a copy).
-func withNewline(data []byte) []byte {
+// withNewline returns data ending in a line ending (a copy), nl when it
+// has none.
+func withNewline(data []byte, nl string) []byte {
 	out := append([]byte(nil), data...)
 	if len(out) > 0 && out[len(out)-1] != '\n' {
-		out = append(out, '\n')
+		out = append(out, nl...)
 	}
 	return out
 }

@@ -46,6 +46,11 @@ func TestRecordEditsOneLine(t *testing.T) {
 		in:   head + "\n# end\n",
 		want: head + "\n# end\nstate_persistence:\n    plugins/: symlink\n",
 	}, {
+		name: "CRLF line endings",
+		key:  "plugins/",
+		in:   "id: a\r\nstate_persistence:\r\n  mcp.json: prompt\r\nlabel: x\r\n",
+		want: "id: a\r\nstate_persistence:\r\n  mcp.json: prompt\r\n  plugins/: symlink\r\nlabel: x\r\n",
+	}, {
 		name: "no mapping and no final line feed",
 		key:  "plugins/",
 		in:   "id: a",
