@@ -303,3 +303,24 @@ func TestDetectSinceRootGone(t *testing.T) {
 		}
 	})
 }
+
+// TestSnapshotRootNotADirectory: an agent that puts a file or a link where
+// the composite root was leaves a snapshot of one entry, "": the root's
+// own.
+func TestSnapshotRootNotADirectory(t *testing.T) {
+	t.Parallel()
+	paths := piPaths(nil)
+	for name, node := range map[string]vfstest.Node{"file": vfstest.File("x"), "link": vfstest.Link("/elsewhere")} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fsys := vfstest.MemWith(t, "/", vfstest.Tree{root[1:]: node})
+			got, err := writeback.Snapshot(fsys, root, paths)
+			must(t, err)
+			e, err := vfs.EntryOf(fsys, root)
+			must(t, err)
+			if diff := cmp.Diff(vfs.Tree{"": e}, got); diff != "" {
+				t.Errorf("Snapshot (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

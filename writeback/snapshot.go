@@ -17,7 +17,7 @@ import (
 // descended, files by content and directories as such. Every declared
 // state path with strategy discard (the unknown pseudo-path aside) is left
 // out together with everything below it. A missing root yields an empty
-// tree.
+// tree; a root that is a file or a symbolic link, the one entry "".
 //
 // The same function takes the baseline (after the composite is written and
 // before the launch-plan files are, as upstream does) and the snapshot
@@ -66,6 +66,8 @@ func within(rel string, keys []string) bool {
 
 // under reports whether rel is key or a descendant of key.
 func under(rel, key string) bool {
+	// "len(rel) >= len(key)" is the same: a prefix as long as rel is rel,
+	// which the first comparison has already accepted.
 	return rel == key || strings.HasPrefix(rel, key) && len(rel) > len(key) && rel[len(key)] == '/'
 }
 
