@@ -240,6 +240,22 @@ func TestRefreshBaseline(t *testing.T) {
 	}
 }
 
+// TestRefreshBaselineAtTheFileSystemRoot: with "/" as the composite root,
+// every other path is under it and the root itself is not.
+func TestRefreshBaselineAtTheFileSystemRoot(t *testing.T) {
+	t.Parallel()
+	fsys := vfstest.MemWith(t, "/", vfstest.Tree{"a.json": vfstest.File("{}")})
+	baseline := vfs.Tree{}
+	must(t, writeback.RefreshBaseline(fsys, "/", baseline, []string{"/a.json"}))
+	if e := baseline["a.json"]; string(e.Data) != "{}" {
+		t.Errorf("baseline[a.json] = %+v, want the file", e)
+	}
+	err := writeback.RefreshBaseline(fsys, "/", baseline, []string{"/"})
+	if got, want := errString(err), "CompositeProfile file output path '/' must stay under compositeProfile root '/'."; got != want {
+		t.Errorf("RefreshBaseline error = %q, want %q", got, want)
+	}
+}
+
 func TestWatchPaths(t *testing.T) {
 	t.Parallel()
 	got := writeback.WatchPaths([]composite.File{
