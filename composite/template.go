@@ -114,7 +114,8 @@ func undefinedVariable(err error, content string, bindings map[string]any) error
 		return err
 	}
 	// The engine's text ends with " in " and the tag's text, which holds
-	// no " in " when it is a plain variable path.
+	// no " in " when it is a plain variable path. It begins with the
+	// cause's words, never with " in ", so "i > 0" is the same test.
 	text := err.Error()
 	if i := strings.LastIndex(text, " in "); i >= 0 {
 		text = text[i+len(" in "):]
