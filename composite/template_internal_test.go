@@ -24,6 +24,7 @@ func TestUndefinedVariableText(t *testing.T) {
 		{"past an array's size", "[[= a.list.size.x ]]", "UndefinedVariableError: undefined variable: a.list.size.x, line:1, col:5"},
 		{"past a map's size", "[[= a.size.k ]]", "UndefinedVariableError: undefined variable: a.size.k, line:1, col:5"},
 		{"past an array's first", "[[= a.list.first.k ]]", "UndefinedVariableError: undefined variable: a.list.first.k, line:1, col:5"},
+		{"the same tag in a branch not taken, a line further down", "x\n[[% if false %]][[= a.x ]][[% endif %]]\n[[= a.x ]]", "UndefinedVariableError: undefined variable: a.x, line:3, col:5"},
 		{"after an empty line", "x\n\n[[= a.zz ]]", "UndefinedVariableError: undefined variable: a.zz, line:3, col:5"},
 		{"a variable on the tag's next line", "[[=\n a.zz ]]", "UndefinedVariableError: undefined variable: a.zz, line:2, col:2"},
 	}
