@@ -355,11 +355,13 @@ func TestTemplates(t *testing.T) {
 		{"output and tags", "[[= outfitter.agent ]]/[[% for x in outfitter.custom_settings.teams %]][[= x ]];[[% endfor %]]", "pi/a;b;", ""},
 		{"shell brackets untouched", "[[ -f package.json ]]", "[[ -f package.json ]]", ""},
 		{"strict variables", "[[= outfitter.missing ]]", "", "Cannot render Outfitter template in compositeProfile file 'outfitter/profile.json': "},
+		{"the profile's description and label", "[[= outfitter.profile.description ]]/[[= outfitter.profile.label.size ]]", "Builds things/72", ""},
+		{"a profile source binds the keys it sets alone", "[[% for s in outfitter.settings.profile_sources %]][[= s.size ]];[[% endfor %]]", "1;", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := world{profiles: map[string]string{"eng": "id: eng\nlabel: '" + tt.label + "'\n"},
+			w := world{profiles: map[string]string{"eng": "id: eng\nlabel: '" + tt.label + "'\ndescription: Builds things\n"},
 				files: map[string]string{home + "/.outfitter/settings.yml": "default_profile: eng\nprofile_sources:\n  - path: ./profiles\ncustom_settings:\n  teams: [a, b]\n"}}
 			fsys := w.newFS(t)
 			r, err := w.plan(t, fsys)
