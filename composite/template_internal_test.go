@@ -12,7 +12,7 @@ import (
 // UTF-16 column where the variable starts.
 func TestUndefinedVariableText(t *testing.T) {
 	t.Parallel()
-	bindings := map[string]any{"a": map[string]any{"q": 1, "list": []any{"x", "y"}, "s": "str", "n": nil}}
+	bindings := map[string]any{"a": map[string]any{"q": 1, "list": []any{"x", "y"}, "s": "str", "n": nil, "e": []any{}}}
 	tests := []struct {
 		name, content, want string
 	}{
@@ -23,6 +23,9 @@ func TestUndefinedVariableText(t *testing.T) {
 		{"the same tag in a branch not taken", "[[% if false %]][[= a.x ]][[% endif %]]\n[[= a.x ]]", "UndefinedVariableError: undefined variable: a.x, line:2, col:5"},
 		{"past an array's size", "[[= a.list.size.x ]]", "UndefinedVariableError: undefined variable: a.list.size.x, line:1, col:5"},
 		{"past a map's size", "[[= a.size.k ]]", "UndefinedVariableError: undefined variable: a.size.k, line:1, col:5"},
+		{"past an array's last", "[[= a.list.last.k ]]", "UndefinedVariableError: undefined variable: a.list.last.k, line:1, col:5"},
+		{"an empty array's first", "[[= a.e.first.k ]]", "UndefinedVariableError: undefined variable: a.e.first, line:1, col:5"},
+		{"an empty array's last", "[[= a.e.last.k ]]", "UndefinedVariableError: undefined variable: a.e.last, line:1, col:5"},
 		{"past an array's first", "[[= a.list.first.k ]]", "UndefinedVariableError: undefined variable: a.list.first.k, line:1, col:5"},
 		{"the same tag in a branch not taken, a line further down", "x\n[[% if false %]][[= a.x ]][[% endif %]]\n[[= a.x ]]", "UndefinedVariableError: undefined variable: a.x, line:3, col:5"},
 		{"after an empty line", "x\n\n[[= a.zz ]]", "UndefinedVariableError: undefined variable: a.zz, line:3, col:5"},
