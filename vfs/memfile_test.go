@@ -20,6 +20,18 @@ func mustWrite(t *testing.T, f vfs.File, s string) {
 	}
 }
 
+// mustOpen opens name in m, fails the test on error and closes the file
+// when the test ends.
+func mustOpen(t *testing.T, m *vfs.MemFS, name string, flag int, perm fs.FileMode) vfs.File {
+	t.Helper()
+	f, err := m.OpenFile(name, flag, perm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
 func mustRead(t *testing.T, m *vfs.MemFS, name, want string) {
 	t.Helper()
 	got, err := m.ReadFile(name)
@@ -54,22 +66,14 @@ func TestOpenFileHandles(t *testing.T) {
 		if err := f.Close(); !errors.Is(err, fs.ErrClosed) {
 			t.Fatalf("second Close = %v, want fs.ErrClosed", err)
 		}
-		g, err := m.OpenFile("/f", os.O_RDWR|os.O_TRUNC, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer g.Close()
+		mustOpen(t, m, "/f", os.O_RDWR|os.O_TRUNC, 0)
 		mustRead(t, m, "/f", "")
 	})
 	t.Run("write to a read-only handle", func(t *testing.T) {
 		t.Parallel()
 		m := vfs.NewMemFS(vfs.MemOptions{})
 		_ = m.WriteFile("/f", []byte("ab"), 0o644)
-		f, err := m.OpenFile("/f", os.O_RDONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
+		f := mustOpen(t, m, "/f", os.O_RDONLY, 0)
 		if _, err := f.Write([]byte("x")); err == nil {
 			t.Fatal("write to O_RDONLY handle succeeded")
 		}
@@ -78,11 +82,7 @@ func TestOpenFileHandles(t *testing.T) {
 		t.Parallel()
 		m := vfs.NewMemFS(vfs.MemOptions{})
 		_ = m.Mkdir("/d", 0o755)
-		f, err := m.OpenFile("/d/f", os.O_WRONLY|os.O_CREATE, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
+		f := mustOpen(t, m, "/d/f", os.O_WRONLY|os.O_CREATE, 0o644)
 		mustWrite(t, f, "one")
 		if err := m.Rename("/d", "/e"); err != nil {
 			t.Fatal(err)
@@ -93,11 +93,7 @@ func TestOpenFileHandles(t *testing.T) {
 	t.Run("handle survives a clone without leaking into it", func(t *testing.T) {
 		t.Parallel()
 		m := vfs.NewMemFS(vfs.MemOptions{})
-		f, err := m.OpenFile("/f", os.O_WRONLY|os.O_CREATE, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
+		f := mustOpen(t, m, "/f", os.O_WRONLY|os.O_CREATE, 0o644)
 		mustWrite(t, f, "a")
 		c := m.Clone()
 		mustWrite(t, f, "b")
@@ -107,11 +103,7 @@ func TestOpenFileHandles(t *testing.T) {
 	t.Run("removed file keeps its content for the handle", func(t *testing.T) {
 		t.Parallel()
 		m := vfs.NewMemFS(vfs.MemOptions{})
-		f, err := m.OpenFile("/f", os.O_RDWR|os.O_CREATE, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
+		f := mustOpen(t, m, "/f", os.O_RDWR|os.O_CREATE, 0o644)
 		mustWrite(t, f, "abc")
 		if err := m.Remove("/f"); err != nil {
 			t.Fatal(err)
@@ -185,11 +177,7 @@ func TestDirHandleFollowsRenamedDir(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f, err := m.OpenFile("/d", os.O_RDONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := mustOpen(t, m, "/d", os.O_RDONLY, 0)
 	if err := m.Rename("/d", "/e"); err != nil {
 		t.Fatal(err)
 	}

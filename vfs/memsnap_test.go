@@ -101,11 +101,7 @@ func TestMemSnapshotMatchesGeneric(t *testing.T) {
 func TestSnapshotDataStaysAsTaken(t *testing.T) {
 	t.Parallel()
 	m := vfs.NewMemFS(vfs.MemOptions{})
-	f, err := m.OpenFile("/f", os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := mustOpen(t, m, "/f", os.O_RDWR|os.O_CREATE, 0o644)
 	if _, err := f.Write([]byte("abcdef")); err != nil {
 		t.Fatal(err)
 	}
