@@ -1,9 +1,13 @@
 package writeback_test
 
 import (
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+	"pgregory.net/rapid"
 
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
@@ -99,4 +103,108 @@ func TestRecordFallsBackToReencoding(t *testing.T) {
 			t.Errorf("%q: edited profile:\n%s", in, got)
 		}
 	}
+}
+
+// TestPropRecordEditsOneLine: on random profile files (two- or
+// four-space indentation, comments, blank lines, flow and block
+// collections, quoted and plain values, with or without a
+// state_persistence mapping, LF or CRLF), the "always" answer changes
+// exactly one line (none when the entry was symlink already) or adds
+// exactly one (two for a new mapping), and the result holds the original
+// data with the entry set.
+func TestPropRecordEditsOneLine(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ind := strings.Repeat(" ", rapid.SampledFrom([]int{2, 4}).Draw(t, "indent"))
+		nl := rapid.SampledFrom([]string{"\n", "\r\n"}).Draw(t, "newline")
+		values := []string{"prompt", "\"prompt\"", "'discard'", "warn   # why", "symlink"}
+		keys := []string{"settings.json", "\"mcp.json\"", "plugins/", "'models.json'"}
+		var lines []string
+		filler := func(label string) {
+			for range rapid.IntRange(0, 2).Draw(t, label) {
+				lines = append(lines, rapid.SampledFrom([]string{"", "# a comment", "  # indented comment"}).Draw(t, label+"-line"))
+			}
+		}
+		lines = append(lines, "id: a")
+		filler("head")
+		lines = append(lines, "controls:", ind+"model: m1   # the model", ind+"environment: {A: \"x\"}", ind+"list:", ind+"- one", ind+"-   two")
+		filler("controls")
+		state := rapid.SampledFrom([]string{"none", "empty", "entries"}).Draw(t, "state")
+		var present []string
+		if state != "none" {
+			lines = append(lines, rapid.SampledFrom([]string{"state_persistence:", "state_persistence:   # overrides"}).Draw(t, "state-key"))
+		}
+		if state == "entries" {
+			for i, k := range rapid.Permutation(keys).Draw(t, "keys")[:rapid.IntRange(1, len(keys)).Draw(t, "n")] {
+				v := rapid.SampledFrom(values).Draw(t, "value")
+				if rapid.Bool().Draw(t, "nested") {
+					lines = append(lines, ind+k+":", ind+ind+v)
+				} else {
+					lines = append(lines, ind+k+": "+v)
+				}
+				if i == 0 {
+					filler("between")
+				}
+				present = append(present, strings.Trim(k, "\"'"))
+			}
+		}
+		filler("state")
+		if rapid.Bool().Draw(t, "label") {
+			lines = append(lines, "label: \"A long label\"")
+		}
+		in := strings.Join(lines, nl)
+		if rapid.Bool().Draw(t, "final-newline") {
+			in += nl
+		}
+		key := rapid.SampledFrom([]string{"settings.json", "mcp.json", "plugins/", "models.json", "trust.json"}).Draw(t, "key")
+
+		fsys := vfs.NewMemFS(vfs.MemOptions{})
+		if err := vfs.WriteFile(fsys, "/p.yml", []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeback.Record(fsys, "/p.yml", key); err != nil {
+			t.Fatal(err)
+		}
+		got, err := fsys.ReadFile("/p.yml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after map[string]any
+		if err := yaml.Unmarshal([]byte(in), &before); err != nil {
+			t.Fatalf("input does not parse: %v\n%s", err, in)
+		}
+		if err := yaml.Unmarshal(got, &after); err != nil {
+			t.Fatalf("edited profile does not parse: %v\n%s", err, got)
+		}
+		sp, _ := before["state_persistence"].(map[string]any)
+		if sp == nil {
+			sp = map[string]any{}
+		}
+		sp[key] = "symlink"
+		before["state_persistence"] = sp
+		if !reflect.DeepEqual(before, after) {
+			t.Fatalf("edited profile holds %v, want %v\n%s", after, before, got)
+		}
+		// The text: the same lines but one changed, or one or two added.
+		a := strings.Split(strings.TrimSuffix(in, nl), nl)
+		b := strings.Split(strings.TrimSuffix(string(got), nl), nl)
+		p := 0
+		for p < len(a) && p < len(b) && a[p] == b[p] {
+			p++
+		}
+		s := 0
+		for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+			s++
+		}
+		removed, added := len(a)-p-s, len(b)-p-s
+		want := 1
+		if state == "none" {
+			want = 2
+		}
+		switch {
+		case slices.Contains(present, key) && removed == added && removed <= 1: // none when it was symlink
+		case !slices.Contains(present, key) && removed == 0 && added == want:
+		default:
+			t.Fatalf("edit removed %d lines and added %d:\n%q\nbecame\n%q", removed, added, in, got)
+		}
+	})
 }
