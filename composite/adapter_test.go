@@ -49,9 +49,7 @@ controls:
 		"Skill 'skill-a' does not resolve in any skills directory; passing it through as a path source.",
 		"Skill 'skill-pi' does not resolve in any skills directory; passing it through as a path source.",
 	}
-	if diff := cmp.Diff(wantWarnings, r.Warnings); diff != "" {
-		t.Errorf("warnings (-want +got):\n%s", diff)
-	}
+	checkWarnings(t, wantWarnings, r.Warnings)
 }
 
 func TestClaudeLaunchPlanExample(t *testing.T) {
@@ -87,9 +85,7 @@ controls:
 		"claude adapter cannot translate requested control 'provider'.",
 		"claude adapter cannot translate requested control 'claude.unsupportedClaudeControl'.",
 	}
-	if diff := cmp.Diff(wantWarnings, r.Warnings); diff != "" {
-		t.Errorf("warnings (-want +got):\n%s", diff)
-	}
+	checkWarnings(t, wantWarnings, r.Warnings)
 }
 
 func TestStatePersistenceValidation(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"path"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -111,4 +113,12 @@ func readFile(t testing.TB, fsys vfs.FS, name string) string {
 	data, err := vfs.ReadFile(fsys, name)
 	must(t, err)
 	return string(bytes.Clone(data))
+}
+
+// checkWarnings fails the test when the warnings got differ from want.
+func checkWarnings(t testing.TB, want, got []string) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
 }

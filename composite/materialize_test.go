@@ -207,9 +207,7 @@ func TestCopyFallbackWithoutSymlinks(t *testing.T) {
 		"State path 'plugins/' could not be symlinked (symlinks are unavailable on this platform); copied '/src/plugins' instead, so writes to it will not persist back.",
 		"State path 'auth.json' could not be symlinked (symlinks are unavailable on this platform); copied '/src/auth.json' instead, so writes to it will not persist back.",
 	}
-	if diff := cmp.Diff(want, warnings); diff != "" {
-		t.Errorf("warnings (-want +got):\n%s", diff)
-	}
+	checkWarnings(t, want, warnings)
 	if got := readFile(t, fsys, root+"/plugins/p.json"); got != "p" {
 		t.Errorf("copied file %q", got)
 	}

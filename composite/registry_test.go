@@ -92,9 +92,7 @@ func TestUnknownAgentBlockIsAControl(t *testing.T) {
 			w := world{agent: agent, profiles: map[string]string{"eng": profile}}
 			_, r := w.mustPlan(t)
 			want := []string{agent + " adapter cannot translate requested control 'codex'."}
-			if diff := cmp.Diff(want, r.Warnings); diff != "" {
-				t.Errorf("warnings (-want +got):\n%s", diff)
-			}
+			checkWarnings(t, want, r.Warnings)
 			if !slices.Contains(r.Plan.Args, "generic") || slices.Contains(r.Plan.Args, "codex-model") || slices.Contains(r.Plan.Args, "--codex") {
 				t.Errorf("args %q: want the generic model and nothing of the codex block", r.Plan.Args)
 			}
@@ -122,9 +120,7 @@ func TestPiWarnsAboutGenericControls(t *testing.T) {
 		"pi adapter cannot translate requested control 'pi.review_mode'.",
 		"pi adapter cannot translate requested control 'pi.claude'.",
 	}
-	if diff := cmp.Diff(want, r.Warnings); diff != "" {
-		t.Errorf("warnings (-want +got):\n%s", diff)
-	}
+	checkWarnings(t, want, r.Warnings)
 }
 
 // TestClaudeUnsupportedControlOrder checks claude's warnings against
@@ -290,9 +286,7 @@ func TestPiNamedDeepworkJobs(t *testing.T) {
 			if got != tc.want || ok != (tc.want != "") {
 				t.Errorf("DEEPWORK_ADDITIONAL_JOBS_FOLDERS = %q (set %v), want %q", got, ok, tc.want)
 			}
-			if diff := cmp.Diff(tc.warnings, r.Warnings); diff != "" {
-				t.Errorf("warnings (-want +got):\n%s", diff)
-			}
+			checkWarnings(t, tc.warnings, r.Warnings)
 		})
 	}
 }

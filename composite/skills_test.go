@@ -352,9 +352,7 @@ func TestSkillMaterialization(t *testing.T) {
 			if d := cmp.Diff(tt.want, got, cmp.Comparer(func(a, b vfs.Entry) bool { return a.Equal(b) && a.Mode == b.Mode })); d != "" {
 				t.Errorf("generated skills (%s) (-want +got):\n%s", tt.from, d)
 			}
-			if d := cmp.Diff(tt.warnings, r.Warnings); d != "" {
-				t.Errorf("warnings (-want +got):\n%s", d)
-			}
+			checkWarnings(t, tt.warnings, r.Warnings)
 			after, err := vfs.Snapshot(fsys, "/")
 			must(t, err)
 			for p := range after {
