@@ -324,8 +324,10 @@ func (c *converter) mapping(n *yaml.Node) (*Object, error) {
 					}
 				}
 				c.seen = append(c.seen, k)
-				// Building the index a key sooner (">=") only moves the
-				// point where lookups switch.
+				// Building the index at any other size (">=", "<=",
+				// "+start") only moves the point where lookups switch:
+				// for keys that are not collections, a map's equality of
+				// mapKey is same.
 				if len(c.seen)-start > bigMapping {
 					index = make(map[mapKey]bool, size)
 					for _, s := range c.seen[start:] {
