@@ -466,6 +466,8 @@ func coreNonString(s string) (any, bool) {
 // integer) pattern [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?.
 func isCoreFloat(s string) bool {
 	i := 0
+	// Its one caller, coreNonString, never passes "", so "i <= len(s)"
+	// in the first test is the same.
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++
 	}
