@@ -1,6 +1,7 @@
 package vfs_test
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"pgregory.net/rapid"
 )
 
@@ -154,6 +156,38 @@ func TestMemCloneWhileRead(t *testing.T) {
 		got, err := c.fsys.ReadFile(c.name)
 		if err != nil || string(got) != c.want {
 			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+// On file systems that are not MemFS (here MemFS seen through Open and
+// Lstat only), DiffFS is Diff of the two snapshots, and a root missing on either side is its error.
+func TestDiffFSOtherFileSystems(t *testing.T) {
+	t.Parallel()
+	before := vfstest.MemWith(t, "/", vfstest.Tree{"d/a": vfstest.File("1"), "d/gone": vfstest.File("g")})
+	after := vfstest.MemWith(t, "/", vfstest.Tree{"d/a": vfstest.File("2"), "d/b": vfstest.File("3")})
+	empty := vfstest.NewMem(t)
+	got, err := vfs.DiffFS(removeOnly{openOnly{before}}, removeOnly{openOnly{after}}, "/d", vfs.SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(vfs.Diff(snapshotOf(t, before, "/d"), snapshotOf(t, after, "/d")), got); d != "" {
+		t.Errorf("DiffFS through Open only differs from Diff of snapshots (-want +got):\n%s", d)
+	}
+	if len(got.Added) != 1 || len(got.Removed) != 1 || len(got.Changed) != 1 {
+		t.Errorf("DiffFS = %+v; want one file added, one removed, one modified", got)
+	}
+	for _, side := range []struct {
+		name          string
+		before, after *vfs.MemFS
+	}{
+		{"before", empty, after},
+		{"after", before, empty},
+	} {
+		_, err := vfs.DiffFS(removeOnly{openOnly{side.before}}, removeOnly{openOnly{side.after}}, "/d", vfs.SnapshotOptions{})
+		var pe *fs.PathError
+		if !errors.As(err, &pe) || pe.Path != "/d" || !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("DiffFS with /d missing %s = %v; want a *fs.PathError for /d that is fs.ErrNotExist", side.name, err)
 		}
 	}
 }

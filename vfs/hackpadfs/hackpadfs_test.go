@@ -12,6 +12,7 @@ import (
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/hackpadfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // backends returns the adapter over a MemFS (below /work/tree) and over a
@@ -140,4 +141,29 @@ func ExampleNew() {
 	// Output:
 	// hi
 	// stat home/missing: no such file or directory
+}
+
+// New refuses a nil file system and a root that is not absolute, naming
+// the root it was given.
+func TestNewPanics(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		fsys vfs.ReadWriteFS
+		root string
+		want string
+	}{
+		{"nil FS", nil, "/", "hackpadfs: nil FS"},
+		{"relative root", vfstest.NewMem(t), "work/tree", "hackpadfs: root work/tree is not absolute"},
+		{"empty root", vfstest.NewMem(t), "", "hackpadfs: root  is not absolute"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				if got := recover(); got != tt.want {
+					t.Errorf("New(%q) panicked with %v; want %q", tt.root, got, tt.want)
+				}
+			}()
+			hackpadfs.New(tt.fsys, tt.root)
+		})
+	}
 }
