@@ -276,3 +276,39 @@ func TestExportMessagesBeforeLaunch(t *testing.T) {
 		t.Errorf("result messages (-want +got):\n%s", diff)
 	}
 }
+
+// TestSessionMessageIsAnEvent checks that a message the agent reports
+// through its session reaches the observer as a message event, on
+// standard error as Stderr says, while notices and summaries are on
+// standard output; a session made outside a run drops messages.
+func TestSessionMessageIsAnEvent(t *testing.T) {
+	t.Parallel()
+	m := eventsMachine(t)
+	var got []string
+	obs := sim.ObserverFunc(func(_ context.Context, e sim.Event) {
+		if e.Kind == sim.EventMessage {
+			got = append(got, e.Text)
+		}
+	})
+	agent := sim.AgentFunc(func(_ context.Context, s *sim.Session) (writeback.Exit, error) {
+		s.Message("Could not watch x: gone")
+		return writeback.Exit{}, nil
+	})
+	spec := sim.Spec{Home: report.HomeRoot, Project: report.ProjectRoot}
+	res := sim.Execute(context.Background(), m, spec, agent, sim.Options{Observer: obs, TempDir: "/tmp"})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if diff := cmp.Diff([]string{"Could not watch x: gone"}, got); diff != "" {
+		t.Errorf("message events (-want +got):\n%s", diff)
+	}
+	for kind, want := range map[sim.EventKind]bool{
+		sim.EventWarning: true, sim.EventMessage: true,
+		sim.EventNotice: false, sim.EventSummary: false, sim.EventRefresh: false,
+	} {
+		if kind.Stderr() != want {
+			t.Errorf("%s.Stderr() = %v, want %v", kind, !want, want)
+		}
+	}
+	(&sim.Session{}).Message("dropped") // must not panic
+}
