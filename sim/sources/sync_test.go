@@ -134,14 +134,37 @@ func containsRun(got, want []string) bool {
 
 // TestSyncChecks covers upstream's checks and messages with a runner that
 // never reaches git: nothing configured, a ref that starts with '-', an
-// unsafe path, credentials redacted from a failure, invalid settings.
+// unsafe path, credentials redacted from a failure, invalid settings; and,
+// with a runner that fakes the clone, a missing remote settings file, a
+// profile that does not parse, and a ref whose branch clone and then full
+// clone (the ref may be a commit) fail without output.
 func TestSyncChecks(t *testing.T) {
 	t.Parallel()
 	failing := runnerFunc(func(_ context.Context, _, name string, args ...string) (string, error) {
 		return "", &sources.CommandError{Name: name, Args: args, Stderr: "fatal: could not read from https://user:secret@example.test/x.git\n"}
 	})
+	// cloning makes the cache directory with files in it, as a clone of
+	// a repository holding them would; every other command fails.
+	cloning := func(files map[string]string) sources.Runner {
+		return runnerFunc(func(_ context.Context, _, name string, args ...string) (string, error) {
+			if name != "git" || args[0] != "clone" {
+				return "", &sources.CommandError{Name: name, Args: args}
+			}
+			dir := args[len(args)-1]
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return "", err
+			}
+			for f, text := range files {
+				if err := os.WriteFile(filepath.Join(dir, f), []byte(text), 0o644); err != nil {
+					return "", err
+				}
+			}
+			return "", nil
+		})
+	}
 	tests := []struct {
 		name, settings string
+		runner         sources.Runner
 		want           []string
 		err            string
 	}{
@@ -162,13 +185,37 @@ func TestSyncChecks(t *testing.T) {
 			want:     []string{"failed: git+https://github.com/acme/config.git:../escape.yml -> <cache> (Remote repository path '../escape.yml' must stay inside the repository.)"},
 		},
 		{name: "invalid settings", settings: "default_profile: [x]\n", err: "Cannot sync with invalid settings: "},
+		{
+			name:     "a remote settings file missing",
+			settings: "remote_settings:\n  - github: acme/config\n    path: team.yml\n",
+			runner:   cloning(map[string]string{"other.yml": "x: 1\n"}),
+			want:     []string{"failed: git+https://github.com/acme/config.git:team.yml -> <cache> (Remote settings file not found: <cache>/team.yml)"},
+		},
+		{
+			name:     "an invalid profile",
+			settings: "profile_sources:\n  - uri: https://example.test/x.git\n",
+			runner:   cloning(map[string]string{"bad.yml": "agents: [\n"}),
+			want:     []string{"failed: https://example.test/x.git -> <cache> (Synced source failed profile validation: <cache>/bad.yml#/profile.yml YAMLParseError: line 1: did not find expected node content)"},
+		},
+		{
+			name:     "a commit ref whose clone fails silently",
+			settings: "profile_sources:\n  - uri: https://example.test/x.git\n    ref: 0123abc\n",
+			runner: runnerFunc(func(_ context.Context, _, name string, args ...string) (string, error) {
+				return "", &sources.CommandError{Name: name, Args: args}
+			}),
+			want: []string{"failed: https://example.test/x.git#0123abc -> <cache> (git clone -- https://example.test/x.git <cache> failed)"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			home := t.TempDir()
 			writeFile(t, home+"/.outfitter/settings.yml", tt.settings)
-			got, err := sources.Sync(context.Background(), osfs.New(), sources.Options{Home: home, Project: t.TempDir(), Runner: failing})
+			runner := tt.runner
+			if runner == nil {
+				runner = failing
+			}
+			got, err := sources.Sync(context.Background(), osfs.New(), sources.Options{Home: home, Project: t.TempDir(), Runner: runner})
 			if tt.err != "" {
 				if _, ok := errors.AsType[*sources.SettingsError](err); !ok || !strings.HasPrefix(err.Error(), tt.err) {
 					t.Fatalf("Sync error %v, want %s…", err, tt.err)
@@ -181,7 +228,7 @@ func TestSyncChecks(t *testing.T) {
 			var msgs []string
 			for i, m := range got.Messages {
 				if i < len(got.Sources) {
-					m = strings.Replace(m, got.Sources[i].CacheDir, "<cache>", 1)
+					m = strings.ReplaceAll(m, got.Sources[i].CacheDir, "<cache>")
 				}
 				msgs = append(msgs, m)
 			}
