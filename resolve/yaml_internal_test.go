@@ -57,7 +57,7 @@ func regexCoreScalar(s string) any {
 // built from the characters that matter to them.
 func TestCoreScalarMatchesTheSchemaPatterns(t *testing.T) {
 	t.Parallel()
-	fixed := []string{"", "~", "null", "NULL", "nULL", "True", "tRUE", "0", "-0", "9", "+12", "007", "0o17", "0o10", "0o", "0o8", "0x1F", "0xaf", "0xAF",
+	fixed := []string{"", "~", "null", "NULL", "nULL", "True", "tRUE", "0", "-0", "9", "+12", "007", "0o17", "0o10", "0o", "0o8", "0x", "0x1F", "0xaf", "0xAF",
 		"0xg", "0X1F", "1.", ".5", ".", "+.", "1e5", "1e", "1e+", "1.5E-3", ".e1", "-.inf", "+.Inf", ".INF", ".iNF", "-.nan", ".NaN",
 		"1_000", "0x1p-2", "1e400", "-1e400", "12a", "a12", " 1", "1 ", "+", "-", "é", "1\n"}
 	for _, s := range fixed {
