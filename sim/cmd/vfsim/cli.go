@@ -122,7 +122,8 @@ func (c *command) synopsisLine() string {
 }
 
 // help returns the command's help: synopsis, description and every flag
-// with its description and default.
+// with its description. No flag has a default other than empty or false;
+// a description says what an empty value means ("default $HOME").
 func (c *command) help() string {
 	var b strings.Builder
 	b.WriteString("usage: vfsim " + c.name + " " + c.synopsis + "\n\n")
@@ -142,9 +143,6 @@ func (c *command) help() string {
 			head += " " + name
 		}
 		b.WriteString(head + "\n")
-		if fl.DefValue != "" && fl.DefValue != "false" {
-			desc += " (default " + fl.DefValue + ")"
-		}
 		b.WriteString(wrap(desc, "        ", 76))
 	}
 	return b.String()

@@ -10,7 +10,8 @@ import (
 )
 
 // TestHelp pins the usage and every command's help: each flag described,
-// printed on standard output with exit status 0, however it is asked for.
+// printed on standard output with exit status 0, however it is asked for;
+// no flag has a default that help would have to print.
 func TestHelp(t *testing.T) {
 	t.Parallel()
 	code, out, errs := runCLI(t, "help")
@@ -38,6 +39,9 @@ func TestHelp(t *testing.T) {
 				n++
 				if !strings.Contains(out, "  --"+fl.Name) || strings.TrimSpace(fl.Usage) == "" {
 					t.Errorf("flag --%s is not described", fl.Name)
+				}
+				if fl.DefValue != "" && fl.DefValue != "false" {
+					t.Errorf("flag --%s defaults to %q, which help does not print; say it in the description and default to empty", fl.Name, fl.DefValue)
 				}
 			})
 			if n != strings.Count(out, "\n  --") {
