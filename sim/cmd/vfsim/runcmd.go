@@ -9,6 +9,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/fixtures/report"
@@ -144,7 +145,11 @@ func describeEntry(e report.Entry) string {
 	if e.Text != nil {
 		t := *e.Text
 		if len(t) > 60 {
-			t = t[:60] + "…"
+			cut := 60
+			for !utf8.RuneStart(t[cut]) {
+				cut-- // not inside a character
+			}
+			t = t[:cut] + "…"
 		}
 		return fmt.Sprintf("%q", t)
 	}
