@@ -1,0 +1,20 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestLintSettingsIssues: settings that break the schema are reported as
+// errors, one per issue with its file and JSON pointer; the misspelled
+// keys of the profiles are still reported.
+func TestLintSettingsIssues(t *testing.T) {
+	t.Parallel()
+	code, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", "settings.txtar"))
+	want := "error: settings: <home>/.outfitter/settings.yml#/default_profile: must be string\n" +
+		"error: settings: <home>/.outfitter/settings.yml#/profile_sources: must be array\n" +
+		"warning: settings: <home>/.outfitter/profiles/solo/profile.yml:2: unknown key \"inherit\" at /inherit, which a run ignores (did you mean \"inherits\"?)\n"
+	if code != 1 || errs != "" || out != want {
+		t.Errorf("vfsim lint = %d, stderr %q, output\n%s\nwant 1, no stderr, output\n%s", code, errs, out, want)
+	}
+}
