@@ -73,3 +73,21 @@ func TestExplainRealMachine(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainSaysWhatNoSettingsChose: when no settings file sets the
+// default agent, explain says the agent is the default and names the key
+// no file sets, next to the profile a settings file chose.
+func TestExplainSaysWhatNoSettingsChose(t *testing.T) {
+	t.Parallel()
+	dir := writeFixture(t, false)
+	code, out, errs := runCLI(t, "explain", "--fixture", dir, "model")
+	if code != 0 || errs != "" {
+		t.Fatalf("vfsim explain = %d, stderr %q", code, errs)
+	}
+	want := "how the run chose:\n" +
+		"  agent pi: the default (no settings file sets default_agent)\n" +
+		"  profile solo: default_profile in <home>/.outfitter/settings.yml\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("vfsim explain output lacks\n%s\nin\n%s", want, out)
+	}
+}
