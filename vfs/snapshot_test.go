@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -391,5 +392,32 @@ func wantErr(t *testing.T, err, target error) {
 	t.Helper()
 	if !errors.Is(err, target) {
 		t.Errorf("error = %v, want %v", err, target)
+	}
+}
+
+// pipeFS is a MemFS, seen through Open and Lstat, in which /p is a named
+// pipe.
+type pipeFS struct{ openOnly }
+
+func (p pipeFS) Lstat(name string) (fs.FileInfo, error) {
+	if name == "/p" {
+		return fstest.MapFS{"p": {Mode: fs.ModeNamedPipe}}.Stat("p")
+	}
+	return p.m.Lstat(name)
+}
+
+// TestSnapshotUnsupportedType: an entry that is neither a directory, a
+// regular file nor a link (here a named pipe) fails the snapshot with an
+// error naming it and its type.
+func TestSnapshotUnsupportedType(t *testing.T) {
+	t.Parallel()
+	fsys := pipeFS{openOnly{vfstest.MemWith(t, "/", vfstest.Tree{"a": vfstest.File("A"), "p": vfstest.File("")})}}
+	_, err := vfs.Snapshot(fsys, "/")
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Op != "snapshot" || pe.Path != "/p" || err.Error() != "snapshot /p: unsupported file type p---------" {
+		t.Errorf("Snapshot of a tree with a named pipe = %v; want \"snapshot /p: unsupported file type p---------\"", err)
+	}
+	if _, err := vfs.EntryOf(fsys, "/p"); err == nil || err.Error() != "snapshot /p: unsupported file type p---------" {
+		t.Errorf("EntryOf(/p) = %v; want the same error", err)
 	}
 }
