@@ -7,9 +7,11 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // hidden hides the concrete MemFS type, so that vfs.Snapshot takes its
@@ -127,4 +129,45 @@ func TestSnapshotDataStaysAsTaken(t *testing.T) {
 	if got, _ := m.ReadFile("/f"); string(got) != "XYcdefgh" {
 		t.Fatalf("file = %q after appending to a snapshot slice", got)
 	}
+}
+
+// TestCloneRootIsCopiedOnWrite: changing the root of a clone (its mode, its times)
+// leaves the root of the file system it was cloned from as it was, and
+// the other way round.
+func TestCloneRootIsCopiedOnWrite(t *testing.T) {
+	t.Parallel()
+	m := vfstest.MemWith(t, "/", vfstest.Tree{"f": vfstest.File("F")})
+	before, err := m.Stat("/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Clone()
+	later := before.ModTime().Add(time.Hour)
+	if err := c.Chmod("/", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Chtimes("/", time.Time{}, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Chmod("/", 0o750); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		fsys *vfs.MemFS
+		mode fs.FileMode
+		mt   time.Time
+	}{
+		{"clone", c, 0o700, later},
+		{"original", m, 0o750, before.ModTime()},
+	} {
+		fi, err := tt.fsys.Stat("/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != tt.mode || !fi.ModTime().Equal(tt.mt) {
+			t.Errorf("%s: / has mode %v, mtime %v; want %v, %v", tt.name, fi.Mode().Perm(), fi.ModTime(), tt.mode, tt.mt)
+		}
+	}
+	mustRead(t, c, "/f", "F")
 }
