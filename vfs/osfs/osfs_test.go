@@ -606,6 +606,15 @@ func TestHost(t *testing.T) {
 	if got, err := fsys.ReadLink(abs + "/l"); err != nil || got != abs+"/a/f" {
 		t.Errorf("ReadLink = %q, %v", got, err)
 	}
+	if fi, err := fsys.Stat(abs + "/l"); err != nil || fi.Name() != "l" || !fi.Mode().IsRegular() || fi.Size() != 1 {
+		t.Errorf("Stat through host link = %v, %v; want the one-byte file, named l", fi, err)
+	}
+	if fi, err := fsys.Lstat(abs + "/l"); err != nil || fi.Name() != "l" || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("Lstat of host link = %v, %v; want the link l", fi, err)
+	}
+	if _, err := fsys.Lstat(abs + "/nope"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Lstat of a missing host file = %v, want fs.ErrNotExist", err)
+	}
 	if err := fsys.Rename(abs+"/a", abs+"/b"); err != nil {
 		t.Errorf("Rename dir onto empty dir: %v, want success as in rename(2)", err)
 	}
