@@ -96,6 +96,7 @@ func (e *SkillsDirectoryError) Unwrap() error { return e.Err }
 // at <catalog>/skills where the catalog is the source, or its parent when
 // the source is a "profiles" directory. A directory is searched once.
 func skillRoots(fsys vfs.FS, res *resolve.Result) []skillRoot {
+	// A capacity: any other arithmetic here only allocates differently.
 	roots := make([]skillRoot, 0, 2+len(res.Layers)+len(res.Sources))
 	add := func(r skillRoot) {
 		if !slices.ContainsFunc(roots, func(o skillRoot) bool { return o.dir == r.dir }) {
@@ -165,6 +166,7 @@ func discoverSkills(fsys vfs.FS, res *resolve.Result) (*skillCatalog, error) {
 		}
 		slices.SortFunc(names, jsCompare)
 		refRoot, origin := "", ""
+		// ">= 0" is the same: with no names, what is computed goes unused.
 		if len(names) > 0 {
 			refRoot, origin = r.refRoot(res), r.name()
 		}
