@@ -252,3 +252,65 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("append through both adapters = %q, %v", got, err)
 	}
 }
+
+// infoFailFS is a MemFS whose directory listings hold entries whose Info
+// fails, as an entry removed between the listing and the Info call does
+// on an OS file system: the error of each is in fail, by name.
+type infoFailFS struct {
+	*vfs.MemFS
+	fail map[string]error
+}
+
+func (f infoFailFS) Open(name string) (fs.File, error) {
+	fl, err := f.MemFS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := fl.(fs.ReadDirFile); ok {
+		return infoFailDir{d, f.fail}, nil
+	}
+	return fl, nil
+}
+
+type infoFailDir struct {
+	fs.ReadDirFile
+	fail map[string]error
+}
+
+func (d infoFailDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	list, err := d.ReadDirFile.ReadDir(n)
+	for i, e := range list {
+		if ierr, ok := d.fail[e.Name()]; ok {
+			list[i] = failedEntry{e, ierr}
+		}
+	}
+	return list, err
+}
+
+type failedEntry struct {
+	fs.DirEntry
+	err error
+}
+
+func (e failedEntry) Info() (fs.FileInfo, error) { return nil, e.err }
+
+// TestFromVFSReaddirInfoFails: Readdir leaves out the entries whose Info
+// fails and returns the first of their errors with the others.
+func TestFromVFSReaddirInfoFails(t *testing.T) {
+	t.Parallel()
+	first, second := errors.New("b.txt vanished"), errors.New("link vanished")
+	a := aferofs.FromVFS(infoFailFS{memTree(t), map[string]error{"b.txt": first, "link": second}})
+	d, err := a.Open("/home")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	infos, err := d.Readdir(-1)
+	var names []string
+	for _, fi := range infos {
+		names = append(names, fi.Name())
+	}
+	if diff := cmp.Diff([]string{"a.txt", "sub"}, names); diff != "" || err != first {
+		t.Errorf("Readdir = %v, %v; want a.txt and sub, and %v (-want +got names):\n%s", names, err, first, diff)
+	}
+}
