@@ -91,3 +91,17 @@ func TestExplainSaysWhatNoSettingsChose(t *testing.T) {
 		t.Errorf("vfsim explain output lacks\n%s\nin\n%s", want, out)
 	}
 }
+
+// TestExplainNamesURISource: a definition from a synced URI source is
+// named by the source's URI.
+func TestExplainNamesURISource(t *testing.T) {
+	t.Parallel()
+	code, out, errs := runCLI(t, "explain", "--fixture", filepath.Join("testdata", "explain", "uri-source.txtar"), "model")
+	if code != 0 || errs != "" {
+		t.Fatalf("vfsim explain = %d, stderr %q", code, errs)
+	}
+	want := "(profile remote from https://example.test/x.git, inheritance step 1 of 1)"
+	if !strings.Contains(out, want) {
+		t.Errorf("vfsim explain output lacks %q:\n%s", want, out)
+	}
+}
