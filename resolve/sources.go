@@ -266,6 +266,8 @@ func ascii(s string) bool {
 // U+E000.
 func utf16Key(r rune) int {
 	switch {
+	// "r <= 0xD800" is the same: a Go string decodes no surrogate, so r
+	// is never 0xD800.
 	case r < 0xD800:
 		return int(r)
 	case r >= 0x10000:
