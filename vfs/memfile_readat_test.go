@@ -1,9 +1,6 @@
 package vfs_test
 
 import (
-	"errors"
-	"io"
-	"io/fs"
 	"os"
 	"syscall"
 	"testing"
@@ -18,27 +15,8 @@ func TestMemFileReadAtAndTruncateBounds(t *testing.T) {
 	t.Parallel()
 	m := vfstest.MemWith(t, "/", vfstest.Tree{"f": vfstest.File("hello")})
 	f := mustOpen(t, m, "/f", os.O_RDWR, 0)
-	ra := f.(io.ReaderAt)
-	p := make([]byte, 3)
-	if n, err := ra.ReadAt(p, 1); n != 3 || err != nil || string(p[:n]) != "ell" {
-		t.Errorf("ReadAt(3 bytes, 1) = %d %q, %v; want 3 \"ell\", nil", n, p[:n], err)
-	}
-	if n, err := ra.ReadAt(p, 3); n != 2 || err != io.EOF || string(p[:n]) != "lo" {
-		t.Errorf("ReadAt(3 bytes, 3) = %d %q, %v; want 2 \"lo\", io.EOF", n, p[:n], err)
-	}
-	wantInval(t, "ReadAt(-1)", "readat", func() error { _, err := ra.ReadAt(p, -1); return err })
+	vfstest.CheckReadAt(t, f, "/f")
 	tr := f.(interface{ Truncate(int64) error })
-	wantInval(t, "Truncate(-1)", "truncate", func() error { return tr.Truncate(-1) })
+	vfstest.WantPathError(t, "Truncate(-1)", tr.Truncate(-1), "truncate", "/f", syscall.EINVAL)
 	mustRead(t, m, "/f", "hello")
-}
-
-// wantInval checks that call fails with a *fs.PathError for op on /f
-// wrapping EINVAL.
-func wantInval(t *testing.T, what, op string, call func() error) {
-	t.Helper()
-	err := call()
-	var pe *fs.PathError
-	if !errors.As(err, &pe) || pe.Op != op || pe.Path != "/f" || !errors.Is(err, syscall.EINVAL) {
-		t.Errorf("%s = %v (%T); want *fs.PathError %s /f: EINVAL", what, err, err, op)
-	}
 }
