@@ -66,6 +66,32 @@ func TestParseJSONErrorsAreNodes(t *testing.T) {
 		// Ill-formed UTF-8: one U+FFFD per maximal subpart, as Node decodes.
 		{"[\xc0\xaf]", "Unexpected token '\ufffd', \"[\ufffd\ufffd]\" is not valid JSON"},
 		{"{\"a\":\"\xe2\x82\",}", "Expected double-quoted property name in JSON at position 9 (line 1 column 10)"},
+		// Each lead byte class: a truncated sequence is one U+FFFD, a byte
+		// that cannot continue it (an overlong or surrogate second byte,
+		// above U+10FFFF) ends it, and a byte that is no lead is one alone.
+		{"[\xc2]", "Unexpected token '\ufffd', \"[\ufffd]\" is not valid JSON"},
+		{"[\xdf\xc0]", "Unexpected token '\ufffd', \"[\ufffd\ufffd]\" is not valid JSON"},
+		{"[\xe0\x80\x80]", "Unexpected token '\ufffd', \"[\ufffd\ufffd\ufffd]\" is not valid JSON"},
+		{"[\xe0\xa0]", "Unexpected token '\ufffd', \"[\ufffd]\" is not valid JSON"},
+		{"[\xe1\x80]", "Unexpected token '\ufffd', \"[\ufffd]\" is not valid JSON"},
+		{"[\xee\x80]", "Unexpected token '\ufffd', \"[\ufffd]\" is not valid JSON"},
+		{"[\xed\xa0\x80]", "Unexpected token '\ufffd', \"[\ufffd\ufffd\ufffd]\" is not valid JSON"},
+		{"[\xed\x9f]", "Unexpected token '\ufffd', \"[\ufffd]\" is not valid JSON"},
+		{"[\xf0\x80\x80]", "Unexpected token '\ufffd', \"[\ufffd\ufffd\ufffd]\" is not valid JSON"},
+		{"[\xf0\x90\x80]", "Unexpected token '\ufffd', \"[\ufffd]\" is not valid JSON"},
+		{"[\xf1\x80\x80]", "Unexpected token '\ufffd', \"[\ufffd]\" is not valid JSON"},
+		{"[\xf3\xbf\xbf]", "Unexpected token '\ufffd', \"[\ufffd]\" is not valid JSON"},
+		{"[\xf4\x90\x80]", "Unexpected token '\ufffd', \"[\ufffd\ufffd\ufffd]\" is not valid JSON"},
+		{"[\xf4\x8f\xbf]", "Unexpected token '\ufffd', \"[\ufffd]\" is not valid JSON"},
+		{"[\xf5\x80]", "Unexpected token '\ufffd', \"[\ufffd\ufffd]\" is not valid JSON"},
+		{"[\xff]", "Unexpected token '\ufffd', \"[\ufffd]\" is not valid JSON"},
+		// Positions count UTF-16 code units: an astral character is two.
+		{"\"😀\" x", "Unexpected non-whitespace character after JSON at position 5 (line 1 column 6)"},
+		{"[\"😀\", \"€\" 1]", "Expected ',' or ']' after array element in JSON at position 11 (line 1 column 12)"},
+		// Upper-case hex digits, and the escapes of control characters.
+		{"\"\\uABCG\"", "Bad Unicode escape in JSON at position 6 (line 1 column 7)"},
+		{"\"\\uabcG\"", "Bad Unicode escape in JSON at position 6 (line 1 column 7)"},
+		{"\"\\b\\f\\r\\t\\uFFFD\" x", "Unexpected non-whitespace character after JSON at position 17 (line 1 column 18)"},
 	}
 	for _, tc := range cases {
 		_, err := parseJSON([]byte(tc.text))
@@ -88,6 +114,7 @@ func TestParseJSONValues(t *testing.T) {
 		{` {"b": 1, "2": [true, false, null], "a": "x\u00e9\n", "b": 2} `, `{"2":[true,false,null],"b":2,"a":"xé\n"}`},
 		{`[1e400, -1e400, 1e-400, -0, 0.5e1]`, `[null,null,0,0,5]`},
 		{`"\ud83d\ude00 \/"`, `"😀 /"`},
+		{`["\b\f\r\t", "\u00C9\u00e9\u0041"]`, `["\b\f\r\t","ÉéA"]`},
 	}
 	for _, tc := range cases {
 		v, err := parseJSON([]byte(tc.text))
