@@ -79,3 +79,138 @@ func TestGlobSyncLikeNode(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobSyncShapesLikeNode checks more pattern shapes against Node 22's
+// fs.globSync(pattern, {cwd}) on the same tree (expected values recorded
+// from node v22.23.5): every POSIX class of a bracket expression, ranges
+// (reversed, with a trailing "-", negated), the rewrites of minimatch's
+// first phase ("**" runs, "**/.." followed by names, "." parts, ".."
+// after a name, a pattern that cancels out) and its second phase merging
+// the patterns the first one split, and walks through links to files,
+// to directories, broken ones and a link to its own directory.
+func TestGlobSyncShapesLikeNode(t *testing.T) {
+	t.Parallel()
+	fsys := vfs.NewMemFS(vfs.MemOptions{})
+	vfstest.Build(t, fsys, "/w/g", vfstest.Tree{
+		"out/o.md":                  vfstest.File(""),
+		"root/.hid/e.md":            vfstest.File(""),
+		"root/broken":               vfstest.Link("nowhere"),
+		"root/dlink":                vfstest.Link("docs"),
+		"root/docs/ .md":            vfstest.File(""),
+		"root/docs/-.md":            vfstest.File(""),
+		"root/docs/3.md":            vfstest.File(""),
+		"root/docs/B.md":            vfstest.File(""),
+		"root/docs/_.md":            vfstest.File(""),
+		"root/docs/a.md":            vfstest.File(""),
+		"root/docs/sub/c.md":        vfstest.File(""),
+		"root/docs/sub/deeper/d.md": vfstest.File(""),
+		"root/docs/sub/self":        vfstest.Link("."),
+		"root/flink":                vfstest.Link("docs/a.md"),
+	})
+	tests := []struct {
+		pattern string
+		want    []string
+	}{
+		{"docs/[[:alnum:]].md", []string{"docs/3.md", "docs/B.md", "docs/a.md"}},
+		{"docs/[[:alpha:]].md", []string{"docs/B.md", "docs/a.md"}},
+		{"docs/[[:ascii:]].md", []string{"docs/ .md", "docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md"}},
+		{"docs/[[:blank:]].md", []string{"docs/ .md"}},
+		{"docs/[[:cntrl:]].md", []string{}},
+		{"docs/[[:digit:]].md", []string{"docs/3.md"}},
+		{"docs/[[:graph:]].md", []string{"docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md"}},
+		{"docs/[[:lower:]].md", []string{"docs/a.md"}},
+		{"docs/[[:punct:]].md", []string{"docs/-.md", "docs/_.md"}},
+		{"docs/[[:space:]].md", []string{"docs/ .md"}},
+		{"docs/[[:upper:]].md", []string{"docs/B.md"}},
+		{"docs/[[:word:]].md", []string{"docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md"}},
+		{"docs/[[:xdigit:]].md", []string{"docs/3.md", "docs/B.md", "docs/a.md"}},
+		{"docs/[[:bogus:]].md", []string{}},
+		{"docs/[[:alpha:].md", []string{}},
+		{"docs/[[:alpha].md", []string{"docs/a.md"}},
+		{"docs/[a-c].md", []string{"docs/a.md"}},
+		{"docs/[c-a].md", []string{}},
+		{"docs/[0-9].md", []string{"docs/3.md"}},
+		{"docs/[a-].md", []string{"docs/-.md", "docs/a.md"}},
+		{"docs/[!a-z].md", []string{"docs/ .md", "docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md"}},
+		{"docs/[^_-a].md", []string{"docs/ .md", "docs/-.md", "docs/3.md", "docs/B.md"}},
+		{"docs/**/**/*.md", []string{"docs/ .md", "docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md", "docs/sub/c.md", "docs/sub/deeper/d.md"}},
+		{"**/**/c.md", []string{"docs/sub/c.md"}},
+		{"docs/**/../sub/*.md", []string{"docs/sub/c.md"}},
+		{"**/../docs/a.md", []string{"docs/a.md"}},
+		{"docs/./sub/*.md", []string{"docs/sub/c.md"}},
+		{"./", []string{}},
+		{"./.", []string{}},
+		{".", []string{}},
+		{"..", []string{}},
+		{"docs/.", []string{"docs"}},
+		{"docs/./.", []string{"docs"}},
+		{"docs/../**/c.md", []string{"docs/sub/c.md", "docs/sub/self/c.md"}},
+		{"docs/../*.md", []string{}},
+		{"docs/sub/../../docs/a.md", []string{"docs/a.md"}},
+		{"*/**/../sub/*.md", []string{"docs/sub/c.md"}},
+		{"*/../*/a.md", []string{"docs/a.md"}},
+		{"docs/**/../*/c.md", []string{"docs/sub/c.md"}},
+		{"docs/*/**/../c.md", []string{"docs/sub/c.md"}},
+		{"docs/**/../**/c.md", []string{"docs/sub/c.md"}},
+		{"**/*/../*.md", []string{"docs/ .md", "docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md", "docs/sub/c.md", "docs/sub/deeper/d.md"}},
+		{"**/../*/*/c.md", []string{"docs/sub/c.md"}},
+		{"*/**/../*/c.md", []string{"docs/sub/c.md"}},
+		{"docs/a.md/x/y", []string{}},
+		{"docs/a.md/x", []string{}},
+		{"**/sub/*.md", []string{"docs/sub/c.md"}},
+		{"**/sub/**/*.md", []string{"docs/sub/c.md", "docs/sub/deeper/d.md"}},
+		{"**/../*.md", []string{"docs/ .md", "docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md", "docs/sub/c.md"}},
+		{"**/../..", []string{".", "..", "../..", "docs"}},
+		{"docs/**/..", []string{".", "docs", "docs/sub"}},
+		{"docs/**/../..", []string{".", "..", "docs"}},
+		{"**/..", []string{".", "..", "docs", "docs/sub"}},
+		{"dlink/**", []string{"dlink", "dlink/ .md", "dlink/-.md", "dlink/3.md", "dlink/B.md", "dlink/_.md", "dlink/a.md", "dlink/sub", "dlink/sub/c.md", "dlink/sub/deeper", "dlink/sub/deeper/d.md", "dlink/sub/self"}},
+		{"**/dlink/*", []string{}},
+		{"*/*/*.md", []string{"docs/sub/c.md"}},
+		{"*/**/*.md", []string{"docs/ .md", "docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md", "docs/sub/c.md", "docs/sub/deeper/d.md"}},
+		{"**/*/**/*.md", []string{"dlink/sub/c.md", "dlink/sub/deeper/d.md", "docs/ .md", "docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md", "docs/sub/c.md", "docs/sub/deeper/d.md", "docs/sub/self/deeper/d.md"}},
+		{"flink/*", []string{}},
+		{"broken/*", []string{}},
+		{"**/broken/*", []string{}},
+		{"**/flink/*", []string{}},
+		{"*/self/*", []string{}},
+		{"docs/sub/self/**", []string{"docs/sub/self", "docs/sub/self/c.md", "docs/sub/self/deeper", "docs/sub/self/deeper/d.md", "docs/sub/self/self"}},
+		{"**/self/**/c.md", []string{"docs/sub/self/self/c.md"}},
+		{"docs/*/self/c.md", []string{"docs/sub/self/c.md"}},
+		{"**/self/*", []string{"docs/sub/self/self/c.md", "docs/sub/self/self/deeper", "docs/sub/self/self/self"}},
+		{"**/self/**", []string{"docs/sub/self/self", "docs/sub/self/self/c.md", "docs/sub/self/self/deeper", "docs/sub/self/self/deeper/d.md", "docs/sub/self/self/self"}},
+		{"*/sub/self/*/c.md", []string{}},
+		{"docs/**/self/*/c.md", []string{}},
+		{"dlink/sub/self/self/c.md", []string{"dlink/sub/self/self/c.md"}},
+		{"**/*", []string{"broken", "dlink", "dlink/ .md", "dlink/-.md", "dlink/3.md", "dlink/B.md", "dlink/_.md", "dlink/a.md", "dlink/sub", "docs", "docs/ .md", "docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md", "docs/sub", "docs/sub/c.md", "docs/sub/deeper", "docs/sub/deeper/d.md", "docs/sub/self", "docs/sub/self/c.md", "docs/sub/self/deeper", "docs/sub/self/self", "flink"}},
+		{"**/.hid/*", []string{".hid/e.md"}},
+		{".hid/**", []string{".hid", ".hid/e.md"}},
+		{"**/.*/*.md", []string{".hid/e.md"}},
+		{"docs/**/.", []string{}},
+		{"docs/**/./c.md", []string{"docs/sub/c.md"}},
+		{"docs/..", []string{}},
+		{"docs/sub/../..", []string{}},
+		{"docs/sub/deeper/**/../deeper/d.md", []string{"docs/sub/deeper/d.md"}},
+		{"docs/sub/deeper/**/../deeper/*", []string{"docs/sub/deeper/d.md"}},
+		{"docs/sub/deeper/**/../*/d.md", []string{"docs/sub/deeper/d.md"}},
+		{"docs/sub/deeper/**/../**/d.md", []string{"docs/sub/deeper/d.md"}},
+		{"docs/sub/*/**/../deeper/d.md", []string{"docs/sub/deeper/d.md"}},
+		{"docs/sub/**/../*/*/d.md", []string{"docs/sub/deeper/d.md"}},
+		{"docs/*/**/../sub/deeper/*", []string{"docs/sub/deeper/d.md"}},
+		{"docs/**/./**/../sub/c.md", []string{"docs/sub/c.md"}},
+		{"docs/sub/**/../**/sub", []string{"docs/sub"}},
+		{"docs/*/**/../sub/sub", []string{}},
+		{"docs/*/**/../self/self", []string{"docs/sub/self/self/self"}},
+		{"docs/*/**/../self/self/*", []string{"docs/sub/self/self/self/c.md", "docs/sub/self/self/self/deeper", "docs/sub/self/self/self/self"}},
+	}
+	for _, tt := range tests {
+		got := globSync(fsys, tt.pattern, "/w/g/root")
+		slices.SortFunc(got, jsCompare)
+		if got == nil {
+			got = []string{}
+		}
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("globSync(%q) (-node +ours):\n%s", tt.pattern, d)
+		}
+	}
+}
