@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 
 	"github.com/outfitter-go/vfsim/vfs"
@@ -567,10 +568,11 @@ func compileGlobPart(s string) globPart {
 // globToken is a piece of a part: a literal character, "?" (any one), "*"
 // (any run) or a bracket expression.
 type globToken struct {
-	kind   byte // 'c', '?', '*', '['
-	char   uint16
-	negate bool
-	ranges [][2]uint16
+	kind    byte // 'c', '?', '*', '['
+	char    uint16
+	negate  bool
+	ranges  [][2]uint16
+	classes []func(rune) bool
 }
 
 // globTokens tokenizes a part; magic reports a wildcard or a closed
@@ -605,25 +607,27 @@ func globTokens(s string) ([]globToken, bool) {
 	return toks, magic
 }
 
-// posixClasses are the bracket expression classes minimatch knows.
-var posixClasses = map[string]func(uint16) bool{
-	"alnum":  func(c uint16) bool { return isAlpha(c) || c >= '0' && c <= '9' },
-	"alpha":  isAlpha,
-	"ascii":  func(c uint16) bool { return c < 0x80 },
-	"blank":  func(c uint16) bool { return c == ' ' || c == '\t' },
-	"cntrl":  func(c uint16) bool { return c < 0x20 || c == 0x7f },
-	"digit":  func(c uint16) bool { return c >= '0' && c <= '9' },
-	"graph":  func(c uint16) bool { return c > 0x20 && c < 0x7f },
-	"lower":  func(c uint16) bool { return c >= 'a' && c <= 'z' },
-	"print":  func(c uint16) bool { return c >= 0x20 && c < 0x7f },
-	"punct":  func(c uint16) bool { return c > 0x20 && c < 0x7f && !isAlpha(c) && !(c >= '0' && c <= '9') },
-	"space":  func(c uint16) bool { return c == ' ' || c >= '\t' && c <= '\r' },
-	"upper":  func(c uint16) bool { return c >= 'A' && c <= 'Z' },
-	"word":   func(c uint16) bool { return isAlpha(c) || c >= '0' && c <= '9' || c == '_' },
-	"xdigit": func(c uint16) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' },
+// posixClasses are the bracket expression classes minimatch knows, as the
+// Unicode property classes it writes for them ("print" is \p{C}, and
+// "graph" all but \p{Z} and \p{C}). They are tested on one UTF-16 code
+// unit, which is exact outside the astral planes; minimatch's regular
+// expression then has the u flag and sees an astral character as one.
+var posixClasses = map[string]func(rune) bool{
+	"alnum":  func(c rune) bool { return unicode.In(c, unicode.L, unicode.Nl, unicode.Nd) },
+	"alpha":  func(c rune) bool { return unicode.In(c, unicode.L, unicode.Nl) },
+	"ascii":  func(c rune) bool { return c < 0x80 },
+	"blank":  func(c rune) bool { return c == '\t' || unicode.Is(unicode.Zs, c) },
+	"cntrl":  func(c rune) bool { return unicode.Is(unicode.Cc, c) },
+	"digit":  func(c rune) bool { return unicode.Is(unicode.Nd, c) },
+	"graph":  func(c rune) bool { return !unicode.In(c, unicode.Z, unicode.C) },
+	"lower":  func(c rune) bool { return unicode.Is(unicode.Ll, c) },
+	"print":  func(c rune) bool { return unicode.In(c, unicode.C) },
+	"punct":  func(c rune) bool { return unicode.Is(unicode.P, c) },
+	"space":  func(c rune) bool { return c >= '\t' && c <= '\r' || unicode.Is(unicode.Z, c) },
+	"upper":  func(c rune) bool { return unicode.Is(unicode.Lu, c) },
+	"word":   func(c rune) bool { return unicode.In(c, unicode.L, unicode.Nl, unicode.Nd, unicode.Pc) },
+	"xdigit": func(c rune) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' },
 }
-
-func isAlpha(c uint16) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // bracket parses the bracket expression starting at units[start] ('[');
 // ok is false when it does not close, and the '[' is then literal.
@@ -645,11 +649,7 @@ func bracket(units []uint16, start int) (globToken, int, bool) {
 			if end := indexUnits(units, i+2, ":]"); end != -1 {
 				name := string(utf16.Decode(units[i+2 : end]))
 				if class, ok := posixClasses[name]; ok {
-					for u := 0; u < 0x80; u++ {
-						if class(uint16(u)) {
-							tok.ranges = append(tok.ranges, [2]uint16{uint16(u), uint16(u)})
-						}
-					}
+					tok.classes = append(tok.classes, class)
 					i = end + 2
 					continue
 				}
@@ -697,6 +697,9 @@ func (t globToken) matches(c uint16) bool {
 			in = true
 			break
 		}
+	}
+	for _, class := range t.classes {
+		in = in || class(rune(c))
 	}
 	return in != t.negate
 }
