@@ -549,7 +549,7 @@ func compileGlobPart(s string) globPart {
 	if s == "**" {
 		return globPart{globstar: true}
 	}
-	toks, magic := globTokens(s)
+	toks, magic, codePoints := globTokens(s)
 	if !magic {
 		return globPart{literal: s}
 	}
@@ -561,7 +561,7 @@ func compileGlobPart(s string) globPart {
 		if !dotOK && strings.HasPrefix(name, ".") {
 			return false
 		}
-		return matchTokens(toks, utf16.Encode([]rune(name)))
+		return matchTokens(toks, jsChars(name, codePoints))
 	}}
 }
 
@@ -569,19 +569,39 @@ func compileGlobPart(s string) globPart {
 // (any run) or a bracket expression.
 type globToken struct {
 	kind    byte // 'c', '?', '*', '['
-	char    uint16
+	char    rune
 	negate  bool
-	ranges  [][2]uint16
+	ranges  [][2]rune
 	classes []func(rune) bool
+}
+
+// jsChars returns the characters of s as a JavaScript regular expression
+// sees them: UTF-16 code units, or code points under the u flag.
+func jsChars(s string, codePoints bool) []rune {
+	if codePoints {
+		return []rune(s)
+	}
+	units := utf16.Encode([]rune(s))
+	out := make([]rune, len(units))
+	for i, u := range units {
+		out[i] = rune(u)
+	}
+	return out
 }
 
 // globTokens tokenizes a part; magic reports a wildcard or a closed
 // bracket expression. Characters are UTF-16 code units, as JavaScript's
-// regular expressions see them.
-func globTokens(s string) ([]globToken, bool) {
-	units := utf16.Encode([]rune(s))
-	var toks []globToken
-	magic := false
+// regular expressions see them, or code points (codePoints) where a
+// Unicode property class gives minimatch's expression the u flag.
+func globTokens(s string) (toks []globToken, magic, codePoints bool) {
+	toks, magic, codePoints = tokenizeGlob(jsChars(s, false))
+	if codePoints {
+		toks, magic, _ = tokenizeGlob(jsChars(s, true))
+	}
+	return toks, magic, codePoints
+}
+
+func tokenizeGlob(units []rune) (toks []globToken, magic, codePoints bool) {
 	for i := 0; i < len(units); i++ {
 		switch c := units[i]; c {
 		case '*':
@@ -593,8 +613,9 @@ func globTokens(s string) ([]globToken, bool) {
 			magic = true
 			toks = append(toks, globToken{kind: '?'})
 		case '[':
-			if tok, end, ok := bracket(units, i); ok {
+			if tok, end, u, ok := bracket(units, i); ok {
 				magic = true
+				codePoints = codePoints || u
 				toks = append(toks, tok)
 				i = end
 				continue
@@ -604,14 +625,13 @@ func globTokens(s string) ([]globToken, bool) {
 			toks = append(toks, globToken{kind: 'c', char: c})
 		}
 	}
-	return toks, magic
+	return toks, magic, codePoints
 }
 
 // posixClasses are the bracket expression classes minimatch knows, as the
 // Unicode property classes it writes for them ("print" is \p{C}, and
-// "graph" all but \p{Z} and \p{C}). They are tested on one UTF-16 code
-// unit, which is exact outside the astral planes; minimatch's regular
-// expression then has the u flag and sees an astral character as one.
+// "graph" all but \p{Z} and \p{C}); all but "ascii" and "xdigit" give
+// the part's expression the u flag, which reads code points.
 var posixClasses = map[string]func(rune) bool{
 	"alnum":  func(c rune) bool { return unicode.In(c, unicode.L, unicode.Nl, unicode.Nd) },
 	"alpha":  func(c rune) bool { return unicode.In(c, unicode.L, unicode.Nl) },
@@ -630,9 +650,10 @@ var posixClasses = map[string]func(rune) bool{
 }
 
 // bracket parses the bracket expression starting at units[start] ('[');
-// ok is false when it does not close, and the '[' is then literal.
-func bracket(units []uint16, start int) (globToken, int, bool) {
-	tok := globToken{kind: '['}
+// ok is false when it does not close, and the '[' is then literal; u
+// reports a class that minimatch writes as a Unicode property class.
+func bracket(units []rune, start int) (tok globToken, end int, u, ok bool) {
+	tok = globToken{kind: '['}
 	i := start + 1
 	if i < len(units) && (units[i] == '!' || units[i] == '^') {
 		tok.negate = true
@@ -642,14 +663,15 @@ func bracket(units []uint16, start int) (globToken, int, bool) {
 	for i < len(units) {
 		c := units[i]
 		if c == ']' && !first {
-			return tok, i, true
+			return tok, i, u, true
 		}
 		first = false
 		if c == '[' && i+1 < len(units) && units[i+1] == ':' {
 			if end := indexUnits(units, i+2, ":]"); end != -1 {
-				name := string(utf16.Decode(units[i+2 : end]))
+				name := string(units[i+2 : end])
 				if class, ok := posixClasses[name]; ok {
 					tok.classes = append(tok.classes, class)
+					u = u || name != "ascii" && name != "xdigit"
 					i = end + 2
 					continue
 				}
@@ -657,22 +679,22 @@ func bracket(units []uint16, start int) (globToken, int, bool) {
 		}
 		if i+2 < len(units) && units[i+1] == '-' && units[i+2] != ']' {
 			if units[i+2] >= c {
-				tok.ranges = append(tok.ranges, [2]uint16{c, units[i+2]})
+				tok.ranges = append(tok.ranges, [2]rune{c, units[i+2]})
 			}
 			i += 3
 			continue
 		}
-		tok.ranges = append(tok.ranges, [2]uint16{c, c})
+		tok.ranges = append(tok.ranges, [2]rune{c, c})
 		i++
 	}
-	return globToken{}, 0, false
+	return globToken{}, 0, false, false
 }
 
-func indexUnits(units []uint16, from int, s string) int {
+func indexUnits(units []rune, from int, s string) int {
 	for i := from; i+len(s) <= len(units); i++ {
 		ok := true
 		for j := 0; j < len(s); j++ {
-			if units[i+j] != uint16(s[j]) {
+			if units[i+j] != rune(s[j]) {
 				ok = false
 				break
 			}
@@ -684,7 +706,7 @@ func indexUnits(units []uint16, from int, s string) int {
 	return -1
 }
 
-func (t globToken) matches(c uint16) bool {
+func (t globToken) matches(c rune) bool {
 	switch t.kind {
 	case '?':
 		return true
@@ -699,13 +721,13 @@ func (t globToken) matches(c uint16) bool {
 		}
 	}
 	for _, class := range t.classes {
-		in = in || class(rune(c))
+		in = in || class(c)
 	}
 	return in != t.negate
 }
 
 // matchTokens matches a whole name.
-func matchTokens(toks []globToken, name []uint16) bool {
+func matchTokens(toks []globToken, name []rune) bool {
 	if len(toks) == 0 {
 		return len(name) == 0
 	}
