@@ -553,7 +553,9 @@ func compileGlobPart(s string) globPart {
 	if !magic {
 		return globPart{literal: s}
 	}
-	dotOK := strings.HasPrefix(s, ".")
+	// minimatch writes a bracket expression with "graph" and other members
+	// as a group, and a part that starts with one has no dot guard.
+	dotOK := strings.HasPrefix(s, ".") || toks[0].kind == '[' && toks[0].mixed()
 	return globPart{match: func(name string) bool {
 		if name == "." || name == ".." {
 			return false
@@ -573,7 +575,11 @@ type globToken struct {
 	negate  bool
 	ranges  [][2]rune
 	classes []func(rune) bool
+	graph   bool // "[:graph:]" is a member
 }
+
+// mixed reports a bracket expression with "graph" and other members.
+func (t globToken) mixed() bool { return t.graph && (len(t.ranges) > 0 || len(t.classes) > 0) }
 
 // jsChars returns the characters of s as a JavaScript regular expression
 // sees them: UTF-16 code units, or code points under the u flag.
@@ -629,9 +635,10 @@ func tokenizeGlob(units []rune) (toks []globToken, magic, codePoints bool) {
 }
 
 // posixClasses are the bracket expression classes minimatch knows, as the
-// Unicode property classes it writes for them ("print" is \p{C}, and
-// "graph" all but \p{Z} and \p{C}); all but "ascii" and "xdigit" give
-// the part's expression the u flag, which reads code points.
+// Unicode property classes it writes for them ("print" is \p{C}); all but
+// "ascii" and "xdigit" give the part's expression the u flag, which reads
+// code points. "graph", all but \p{Z} and \p{C}, is not here: minimatch
+// writes it as a negated class, which the bracket's token keeps apart.
 var posixClasses = map[string]func(rune) bool{
 	"alnum":  func(c rune) bool { return unicode.In(c, unicode.L, unicode.Nl, unicode.Nd) },
 	"alpha":  func(c rune) bool { return unicode.In(c, unicode.L, unicode.Nl) },
@@ -639,7 +646,6 @@ var posixClasses = map[string]func(rune) bool{
 	"blank":  func(c rune) bool { return c == '\t' || unicode.Is(unicode.Zs, c) },
 	"cntrl":  func(c rune) bool { return unicode.Is(unicode.Cc, c) },
 	"digit":  func(c rune) bool { return unicode.Is(unicode.Nd, c) },
-	"graph":  func(c rune) bool { return !unicode.In(c, unicode.Z, unicode.C) },
 	"lower":  func(c rune) bool { return unicode.Is(unicode.Ll, c) },
 	"print":  func(c rune) bool { return unicode.In(c, unicode.C) },
 	"punct":  func(c rune) bool { return unicode.Is(unicode.P, c) },
@@ -669,6 +675,11 @@ func bracket(units []rune, start int) (tok globToken, end int, u, ok bool) {
 		if c == '[' && i+1 < len(units) && units[i+1] == ':' {
 			if end := indexUnits(units, i+2, ":]"); end != -1 {
 				name := string(units[i+2 : end])
+				if name == "graph" {
+					tok.graph, u = true, true
+					i = end + 2
+					continue
+				}
 				if class, ok := posixClasses[name]; ok {
 					tok.classes = append(tok.classes, class)
 					u = u || name != "ascii" && name != "xdigit"
@@ -723,7 +734,19 @@ func (t globToken) matches(c rune) bool {
 	for _, class := range t.classes {
 		in = in || class(c)
 	}
-	return in != t.negate
+	if !t.graph {
+		return in != t.negate
+	}
+	// minimatch's forms: [^\p{Z}\p{C}] alone, ([members]|[^\p{Z}\p{C}])
+	// with other members, and with "!" [\p{Z}\p{C}] and ([^members]|[\p{Z}\p{C}]).
+	graph := !unicode.In(c, unicode.Z, unicode.C)
+	switch {
+	case !t.mixed():
+		return graph != t.negate
+	case t.negate:
+		return !in || !graph
+	}
+	return in || graph
 }
 
 // matchTokens matches a whole name.
