@@ -94,14 +94,21 @@ func Record(fsys PersistFS, file, key string) error {
 
 // mapValue returns the value of the string key in a mapping node, or nil.
 func mapValue(m *yaml.Node, key string) *yaml.Node {
+	_, v := mapEntry(m, key)
+	return v
+}
+
+// mapEntry returns the key and value nodes of the string key in a mapping
+// node, or nils.
+func mapEntry(m *yaml.Node, key string) (k, v *yaml.Node) {
 	// A mapping node holds key and value pairs, so len(m.Content) is even
 	// and i+1, odd, never equals it: "i+1 <= len" is the same bound.
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if k := m.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
-			return m.Content[i+1]
+			return k, m.Content[i+1]
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 func scalar(v string) *yaml.Node {
@@ -151,7 +158,7 @@ func editText(data []byte, top, sp *yaml.Node, key, value string) ([]byte, bool)
 		return append(text, entry(key, value, nl)...), true
 	case sp.Kind == yaml.ScalarNode:
 		// An empty value (state_persistence:) followed by its entries.
-		k := keyNode(top, stateKey)
+		k, _ := mapEntry(top, stateKey)
 		if k == nil || k.Line < 1 || k.Line > len(lines) {
 			return nil, false
 		}
@@ -271,16 +278,6 @@ func indentOf(data []byte) int {
 		}
 	}
 	return 2
-}
-
-// keyNode returns the key node of the string key in a mapping node, or nil.
-func keyNode(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if k := m.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
-			return k
-		}
-	}
-	return nil
 }
 
 // afterKey returns what follows a plain key and its colon on its line.
