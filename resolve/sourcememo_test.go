@@ -3,6 +3,7 @@ package resolve_test
 import (
 	"fmt"
 	"math"
+	"path"
 	"testing"
 	"time"
 
@@ -232,13 +233,31 @@ func TestPropSourceMemoMatchesUncachedLoads(t *testing.T) {
 // about the same with 1,000 profiles in the source as with 10 (not
 // parallel: AllocsPerRun counts every goroutine's allocations).
 func TestCachedLoadDoesNotGrowWithProfiles(t *testing.T) {
-	allocs := func(n int) float64 {
-		base := memTree(t, profilesTree(n))
+	// allocs measures a cached load of a source holding n profiles that
+	// held start when the cache first saw it.
+	allocs := func(start, n int) float64 {
+		fsys := memTree(t, profilesTree(start))
 		opts := resolve.Options{Agents: agents(), Home: home, Project: project, Cache: resolve.NewCache()}
-		if _, err := resolve.Load(base.Clone(), opts); err != nil {
+		if _, err := resolve.Load(fsys.Clone(), opts); err != nil {
 			t.Fatal(err)
 		}
-		fsys := base.Clone()
+		grown := profilesTree(n)
+		for name := range profilesTree(start) {
+			delete(grown, name)
+		}
+		// Built beside the source and moved in, since Build makes every
+		// folder it names.
+		vfstest.Build(t, fsys, "/grown", grown)
+		const from = "/grown/home/.outfitter/profiles"
+		added, err := vfs.ReadDir(fsys, from)
+		if err != nil && n > start {
+			t.Fatal(err)
+		}
+		for _, e := range added {
+			if err := fsys.Rename(path.Join(from, e.Name()), path.Join(memoSource, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
 		least := math.Inf(1)
 		for range 5 {
 			least = min(least, testing.AllocsPerRun(10, func() {
@@ -249,8 +268,12 @@ func TestCachedLoadDoesNotGrowWithProfiles(t *testing.T) {
 		}
 		return least
 	}
-	few, many := allocs(10), allocs(1000)
-	if many > 2*few {
-		t.Errorf("a cached load allocates %v times with 1,000 profiles in the source, %v with 10: want at most twice as many", many, few)
+	few := allocs(10, 10)
+	for _, start := range []int{1000, 1} {
+		// From one profile, too few to keep a scan of, the source grows
+		// to 1,000: the cache learns the new count and keeps one.
+		if many := allocs(start, 1000); many > 2*few {
+			t.Errorf("a cached load allocates %v times with 1,000 profiles in the source (%d when first loaded), %v with 10: want at most twice as many", many, start, few)
+		}
 	}
 }
