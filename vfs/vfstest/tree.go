@@ -143,3 +143,23 @@ func Build(tb TB, fsys vfs.FS, root string, tree Tree) {
 		}
 	}
 }
+
+// WriteFiles writes files, keyed by slash-separated path below root, into
+// fsys with mode [DefaultFileMode], creating missing parent directories
+// with [DefaultDirMode]. Unlike [Build] it adds to what is there: existing
+// directories are kept and existing files are replaced. Files are written
+// in lexical order. Any failure stops the test through tb.
+func WriteFiles(tb TB, fsys vfs.FS, root string, files map[string]string) {
+	tb.Helper()
+	for _, rel := range slices.Sorted(maps.Keys(files)) {
+		name := path.Join(root, rel)
+		err := vfs.MkdirAll(fsys, path.Dir(name), DefaultDirMode)
+		if err == nil {
+			err = vfs.WriteFile(fsys, name, []byte(files[rel]), DefaultFileMode)
+		}
+		if err != nil {
+			tb.Fatalf("vfstest: write %s: %v", name, err)
+			return
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package vfstest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
+)
+
+// WriteFiles adds to a tree: existing directories keep their mode, an
+// existing file is replaced, missing parents are created; a file that
+// cannot be written stops the test.
+func TestWriteFiles(t *testing.T) {
+	t.Parallel()
+	m := vfstest.MemWith(t, "/", vfstest.Tree{
+		"h/keep":   vfstest.File("kept"),
+		"h/old":    vfstest.File("old"),
+		"h/secret": vfstest.Dir().WithMode(0o700),
+	})
+	vfstest.WriteFiles(t, m, "/h", map[string]string{"old": "new", "secret/a/b": "B", "c": ""})
+	got, err := vfs.Snapshot(m, "/h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := vfstest.Tree{
+		"keep":       vfstest.File("kept"),
+		"old":        vfstest.File("new"),
+		"secret":     vfstest.Dir().WithMode(0o700),
+		"secret/a/b": vfstest.File("B"),
+		"c":          vfstest.File(""),
+	}.Entries(t)
+	if diff := cmp.Diff(want.Paths(), got.Paths()); diff != "" {
+		t.Fatalf("paths (-want +got):\n%s", diff)
+	}
+	for p, e := range want {
+		if !got[p].Equal(e) {
+			t.Errorf("%s = %+v, want %+v", p, got[p], e)
+		}
+	}
+
+	var rec recordTB
+	vfstest.WriteFiles(&rec, m, "/h", map[string]string{"keep/x": "X"})
+	if len(rec.fatals) != 1 || !strings.Contains(rec.fatals[0], "/h/keep/x") {
+		t.Errorf("WriteFiles below a file reported %q; want one fatal naming /h/keep/x", rec.fatals)
+	}
+}
