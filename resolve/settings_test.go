@@ -3,7 +3,6 @@ package resolve_test
 import (
 	"errors"
 	"io/fs"
-	"path"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -455,18 +454,10 @@ func TestLoadSettingsWith(t *testing.T) {
 	fsys := memTree(t, vfstest.Tree{
 		userSettings: file("remote_settings:\n  - {github: example/ok, ref: main, path: settings.yml}\n  - {github: example/failed, ref: main, path: settings.yml}\n"),
 	})
-	for _, r := range []struct {
-		ref  resolve.RemoteSettings
-		text string
-	}{{ok, "default_profile: from-ok\n"}, {failed, "default_profile: from-failed\n"}} {
-		name := r.ref.CacheDir(home) + "/settings.yml"
-		if err := fsys.MkdirAll(path.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := fsys.WriteFile(name, []byte(r.text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	vfstest.WriteFiles(t, fsys, "/", map[string]string{
+		ok.CacheDir(home) + "/settings.yml":     "default_profile: from-ok\n",
+		failed.CacheDir(home) + "/settings.yml": "default_profile: from-failed\n",
+	})
 	tests := []struct {
 		name   string
 		remote func([]resolve.RemoteSettings) []resolve.RemoteSettings

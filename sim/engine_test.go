@@ -3,13 +3,13 @@ package sim_test
 import (
 	"context"
 	"errors"
-	"path"
 	"strings"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/faultfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
@@ -23,19 +23,12 @@ func (p *persistAll) Prompt(_ context.Context, req writeback.PromptRequest) (wri
 func promptMachine(t *testing.T) *vfs.MemFS {
 	t.Helper()
 	fsys := vfs.NewMemFS(vfs.MemOptions{})
-	for name, data := range map[string]string{
-		"/h/.outfitter/settings.yml":             "default_profile: eng\nprofile_sources:\n  - path: ./profiles\n",
-		"/h/.outfitter/profiles/eng/profile.yml": "id: eng\nstate_persistence:\n  auth.json: prompt\n",
-		"/h/.pi/agent/auth.json":                 "SECRET",
-		"/h/.pi/agent/settings.json":             "{\"theme\":\"dark\"}\n",
-	} {
-		if err := fsys.MkdirAll(path.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := fsys.WriteFile(name, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	vfstest.WriteFiles(t, fsys, "/", map[string]string{
+		"h/.outfitter/settings.yml":             "default_profile: eng\nprofile_sources:\n  - path: ./profiles\n",
+		"h/.outfitter/profiles/eng/profile.yml": "id: eng\nstate_persistence:\n  auth.json: prompt\n",
+		"h/.pi/agent/auth.json":                 "SECRET",
+		"h/.pi/agent/settings.json":             "{\"theme\":\"dark\"}\n",
+	})
 	if err := fsys.MkdirAll("/tmp", 0o1777); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
@@ -56,17 +57,10 @@ func eventsMachine(t *testing.T) *vfs.MemFS {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range map[string]string{
+	vfstest.WriteFiles(t, m, "/", map[string]string{
 		dir + "/base/profile.yml": "id: base\ncontrols:\n  model: base-model\n",
 		"/tmp/.keep":              "",
-	} {
-		if err := m.MkdirAll(path.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := m.WriteFile(name, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return m
 }
 
@@ -224,19 +218,12 @@ func TestLaunchSummaryLines(t *testing.T) {
 func TestExportMessagesBeforeLaunch(t *testing.T) {
 	t.Parallel()
 	m := vfs.NewMemFS(vfs.MemOptions{})
-	for name, text := range map[string]string{
-		"/h/.outfitter/settings.yml":               "default_profile: eng\nprofile_export: true\nprofile_sources:\n  - path: ./cache/mine\n",
-		"/h/.outfitter/cache/mine/eng/profile.yml": "id: eng\n",
-		"/p/.keep":   "",
-		"/tmp/.keep": "",
-	} {
-		if err := m.MkdirAll(path.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := m.WriteFile(name, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	vfstest.WriteFiles(t, m, "/", map[string]string{
+		"h/.outfitter/settings.yml":               "default_profile: eng\nprofile_export: true\nprofile_sources:\n  - path: ./cache/mine\n",
+		"h/.outfitter/cache/mine/eng/profile.yml": "id: eng\n",
+		"p/.keep":   "",
+		"tmp/.keep": "",
+	})
 	var got []string
 	obs := sim.ObserverFunc(func(_ context.Context, e sim.Event) {
 		if e.Kind == sim.EventSummary {

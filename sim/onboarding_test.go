@@ -14,6 +14,7 @@ import (
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/sim/sources"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
@@ -58,14 +59,7 @@ func newMachine(t *testing.T, files map[string]string) *vfs.MemFS {
 			t.Fatal(err)
 		}
 	}
-	for name, text := range files {
-		if err := m.MkdirAll(path.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := m.WriteFile(name, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	vfstest.WriteFiles(t, m, "/", files)
 	return m
 }
 

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/outfitter-go/vfsim/sim/sources"
+	"github.com/outfitter-go/vfsim/vfs/osfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // gitEnv is a hermetic environment for git: a home of its own, no system
@@ -74,15 +76,7 @@ func (r *repo) git(dir string, args ...string) string {
 // commit.
 func (r *repo) commit(files map[string]string) string {
 	r.t.Helper()
-	for name, text := range files {
-		p := filepath.Join(r.work, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			r.t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			r.t.Fatal(err)
-		}
-	}
+	vfstest.WriteFiles(r.t, osfs.New(), r.work, files)
 	r.git(r.work, "add", "-A")
 	r.git(r.work, "commit", "-q", "-m", "c", "--allow-empty")
 	return r.git(r.work, "rev-parse", "HEAD")

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,8 @@ import (
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/fixtures/golden"
 	"github.com/outfitter-go/vfsim/fixtures/report"
+	"github.com/outfitter-go/vfsim/vfs/osfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -82,15 +83,7 @@ func writeFixture(t *testing.T, bad bool) string {
 		"expected/pi/warnings.json":                 "[]\n",
 		"expected/pi/summary.json":                  `{"profileId": "solo", "agentId": "pi", "generatedProfile": {"id": "solo", "controls": {"model": "` + want + `"}}, "stateTargets": {"auth.json": "<home>/.pi/agent/auth.json"}}` + "\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	vfstest.WriteFiles(t, osfs.New(), dir, files)
 	return dir
 }
 

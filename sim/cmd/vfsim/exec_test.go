@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/outfitter-go/vfsim/sim/simtest"
+	"github.com/outfitter-go/vfsim/vfs/osfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // execWorld is a home and a project on the host for vfsim exec, with the
@@ -47,14 +49,7 @@ func newExecWorld(t *testing.T, vfsim, agent string, files map[string]string) *e
 	for name, text := range files {
 		all[strings.ReplaceAll(name, "<home>", w.home)] = text
 	}
-	for name, text := range all {
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	vfstest.WriteFiles(t, osfs.New(), "/", all)
 	return w
 }
 
