@@ -5,13 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
@@ -135,21 +138,38 @@ func readScenario(file string) (*fixtures.Scenario, error) {
 }
 
 func check(c *cli, scenarioDir string, args []string) (int, error) {
-	fxs, err := loadFixtures(args)
-	if err != nil {
-		return 0, err
+	// The registry's schemas compile while the fixtures load, rather than
+	// holding up the first scenario.
+	go composite.DefaultRegistry()
+	start := time.Now()
+	var results []*jobResult
+	opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache()}}
+	if scenarioDir == "" {
+		sources, err := sourcesOf(args)
+		if err != nil {
+			return 0, err
+		}
+		if results, err = streamJobs(sources, opts); err != nil {
+			return 0, err
+		}
+	} else {
+		fxs, err := loadFixtures(args)
+		if err != nil {
+			return 0, err
+		}
+		jobs, err := jobsOf(fxs, scenarioDir)
+		if err != nil {
+			return 0, err
+		}
+		if len(jobs) > 0 {
+			results = runJobs(jobs, opts)
+		}
 	}
-	jobs, err := jobsOf(fxs, scenarioDir)
-	if err != nil {
-		return 0, err
-	}
-	if len(jobs) == 0 {
+	if len(results) == 0 {
 		return 0, errors.New("no scenario to run")
 	}
 	failed := 0
-	start := time.Now()
-	opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache()}}
-	for _, r := range runJobs(jobs, opts) {
+	for _, r := range results {
 		<-r.done
 		switch {
 		case r.err != nil:
@@ -161,12 +181,127 @@ func check(c *cli, scenarioDir string, args []string) (int, error) {
 		default:
 			fmt.Fprintf(c.stdout, "PASS %s/%s (%s)\n", r.fx.Name(), r.sc.Name, r.took)
 		}
+		r.out = nil // printed: its trees and report are garbage now
 	}
-	fmt.Fprintf(c.stdout, "%d passed, %d failed (%s)\n", len(jobs)-failed, failed, round(time.Since(start)))
+	fmt.Fprintf(c.stdout, "%d passed, %d failed (%s)\n", len(results)-failed, failed, round(time.Since(start)))
 	if failed > 0 {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// source is one fixture to load, or the error that ends the list of
+// fixtures (a path that names none).
+type source struct {
+	load func() (*fixtures.Fixture, error)
+	err  error
+}
+
+// sourcesOf lists the fixtures that paths name, as loadFixtures would load
+// them and in its order, or the fixtures of the embedded catalog when
+// there are no paths. A path that names no fixture ends the list with its
+// error, where loadFixtures would stop.
+func sourcesOf(paths []string) ([]source, error) {
+	var out []source
+	if len(paths) == 0 {
+		cat := fixtures.Catalog()
+		entries, err := fs.ReadDir(cat, ".") // sorted by name
+		if err != nil {
+			return nil, fmt.Errorf("read catalog: %w", err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				name := e.Name()
+				out = append(out, source{load: func() (*fixtures.Fixture, error) { return fixtures.LoadFS(cat, name) }})
+			}
+		}
+		return out, nil
+	}
+	for _, p := range paths {
+		found, err := fixtures.Find(p)
+		if err != nil {
+			return append(out, source{err: err}), nil
+		}
+		for _, f := range found {
+			out = append(out, source{load: func() (*fixtures.Fixture, error) { return fixtures.Load(f) }})
+		}
+	}
+	return out, nil
+}
+
+// streamJobs loads the sources and runs their scenarios on GOMAXPROCS
+// goroutines sharing opts (and its cache), a scenario as soon as its
+// fixture is loaded, so that loading and running overlap and each
+// fixture's memory is reused once its scenarios are done. It returns the
+// results in the sources' and then the scenarios' order, each ready when
+// its done channel is closed, once every source is loaded; the error is
+// the first source's, in order, that failed, and then no result is
+// returned (the scenarios still queued are dropped).
+func streamJobs(sources []source, opts sim.ScenarioOptions) ([]*jobResult, error) {
+	loaded := make([][]*jobResult, len(sources))
+	errs := make([]error, len(sources))
+	var (
+		mu      sync.Mutex
+		ready   = sync.NewCond(&mu)
+		queue   []*jobResult // loaded scenarios not yet started
+		next    int          // the next source to load
+		pending = len(sources)
+		failed  bool
+		all     sync.WaitGroup // every source loaded or failed
+	)
+	all.Add(len(sources))
+	worker := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for {
+			switch {
+			case len(queue) > 0 && !failed:
+				r := queue[0]
+				queue = queue[1:]
+				mu.Unlock()
+				runJob(r, opts)
+				mu.Lock()
+			case next < len(sources):
+				i := next
+				next++
+				mu.Unlock()
+				var fx *fixtures.Fixture
+				err := sources[i].err
+				if err == nil {
+					fx, err = sources[i].load()
+				}
+				var rs []*jobResult
+				if err == nil {
+					for _, sc := range fx.Scenarios() {
+						rs = append(rs, &jobResult{job: job{fx, sc}, done: make(chan struct{})})
+					}
+				}
+				mu.Lock()
+				loaded[i], errs[i] = rs, err
+				failed = failed || err != nil
+				queue = append(queue, rs...)
+				pending--
+				all.Done()
+				ready.Broadcast()
+			case pending > 0 && !failed:
+				ready.Wait()
+			default:
+				return
+			}
+		}
+	}
+	for range min(runtime.GOMAXPROCS(0), len(sources)) {
+		go worker()
+	}
+	all.Wait()
+	var results []*jobResult
+	for i, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, loaded[i]...)
+	}
+	return results, nil
 }
 
 // jobResult is the outcome of one job, ready once done is closed.
@@ -176,6 +311,14 @@ type jobResult struct {
 	out  *sim.Outcome
 	err  error
 	took time.Duration
+}
+
+// runJob runs the job of r and closes its done channel.
+func runJob(r *jobResult, opts sim.ScenarioOptions) {
+	t0 := time.Now()
+	r.out, r.err = sim.RunScenario(context.Background(), r.fx, r.sc, opts)
+	r.took = round(time.Since(t0))
+	close(r.done)
 }
 
 // runJobs runs the jobs on GOMAXPROCS goroutines sharing opts (and its
@@ -197,10 +340,7 @@ func runJobs(jobs []job, opts sim.ScenarioOptions) []*jobResult {
 	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
 		go func() {
 			for r := range next {
-				t0 := time.Now()
-				r.out, r.err = sim.RunScenario(context.Background(), r.fx, r.sc, opts)
-				r.took = round(time.Since(t0))
-				close(r.done)
+				runJob(r, opts)
 			}
 		}()
 	}

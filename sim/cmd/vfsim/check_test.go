@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/outfitter-go/vfsim/fixtures"
 )
 
 // TestCheckReportsScenarioErrors: a scenario that cannot run (a before op
@@ -27,5 +29,45 @@ func TestCheckReportsScenarioErrors(t *testing.T) {
 	code, out, errs = runCLI(t, "update", dir)
 	if code != 1 || out != "" || errs != "vfsim update: "+cause+"\n" {
 		t.Errorf("vfsim update = %d, output %q, stderr %q; want 1 and the cause on stderr", code, out, errs)
+	}
+}
+
+// TestCheckLoadErrorOrder: check loads fixtures while it runs scenarios, but
+// a fixture that does not load still ends it before any line is printed,
+// with the error of the first fixture or path, in the order given, that
+// fails, as when every fixture was loaded before the first run.
+func TestCheckLoadErrorOrder(t *testing.T) {
+	t.Parallel()
+	good := writeFixture(t, false)
+	bad := writeFixture(t, false)
+	if err := os.WriteFile(filepath.Join(bad, "scenarios", "broken.json"), []byte(`{"runs": [{}], "runs": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, loadErr := fixtures.Load(bad)
+	if loadErr == nil {
+		t.Fatal("the broken fixture loads: the test would check nothing")
+	}
+	missing := filepath.Join(t.TempDir(), "nope")
+	_, findErr := fixtures.Find(missing)
+	if findErr == nil {
+		t.Fatal("the missing path names fixtures")
+	}
+	tests := []struct {
+		name string
+		args []string
+		want error
+	}{
+		{"a broken fixture after a good one", []string{good, good, bad}, loadErr},
+		{"a broken fixture before a missing path", []string{good, bad, missing}, loadErr},
+		{"a missing path before a broken fixture", []string{good, missing, bad}, findErr},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, errs := runCLI(t, append([]string{"check"}, tt.args...)...)
+			if want := "vfsim check: " + tt.want.Error() + "\n"; code != 1 || out != "" || errs != want {
+				t.Errorf("vfsim check = %d, output %q, stderr %q; want 1, no output, stderr %q", code, out, errs, want)
+			}
+		})
 	}
 }
