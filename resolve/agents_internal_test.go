@@ -53,3 +53,15 @@ func TestBlockKeywordsOfTheLibrary(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberNamesTheKeyThatIsNotAnObject checks the error an embedded
+// schema of the wrong shape would give: the keys walked so far.
+func TestMemberNamesTheKeyThatIsNotAnObject(t *testing.T) {
+	doc := map[string]any{"properties": map[string]any{"controls": true}}
+	if _, err := member(doc, "properties", "controls", "properties"); err == nil || err.Error() != "[properties controls]: not an object" {
+		t.Errorf("member: error %v, want \"[properties controls]: not an object\"", err)
+	}
+	if got, err := member(doc, "properties"); err != nil || got["controls"] != true {
+		t.Errorf("member: %v, %v, want the properties object", got, err)
+	}
+}

@@ -60,9 +60,7 @@ func SourceDirectory(home string, s Source) (string, error) {
 	if !s.Remote() {
 		return s.Path, nil
 	}
-	if s.URI != "" && s.Ref == "" && s.Path == "" {
-		return s.CacheDir(home), nil
-	}
+	// The legacy layout has no subpath: repoSubpath returns its directory.
 	return repoSubpath(s.CacheDir(home), s.Path)
 }
 
