@@ -61,31 +61,26 @@ func checkNoWriteThroughLink(t *testing.T, fsys vfs.ReadWriteFS, durable, bashrc
 	}
 }
 
-// TestPersistNeverWritesThroughAPlantedLink, on the memory backend: a
-// link the agent planted at a name a persist might write to first (a
-// fixed temporary name once sent evil's content into ~/.bashrc) is never
-// written through.
+// TestPersistNeverWritesThroughAPlantedLink, on the memory backend and
+// on the host file system (below a temporary directory): a link the agent
+// planted at a name a persist might write to first (a fixed temporary
+// name once sent evil's content into ~/.bashrc) is never written through.
 func TestPersistNeverWritesThroughAPlantedLink(t *testing.T) {
 	t.Parallel()
-	mem := vfs.NewMemFS(vfs.MemOptions{})
-	put(t, mem, "/", map[string]string{home[1:] + "/.bashrc": "export PS1=safe\n", piAgent[1:] + "/plugins/kept": "kept"})
-	plantPersistLink(t, mem, root, home+"/.bashrc")
-	must(t, writeback.Persist(mem, root, pluginsPrompt(piAgent)))
-	checkNoWriteThroughLink(t, mem, piAgent+"/plugins", home+"/.bashrc")
-}
-
-// TestPersistNeverWritesThroughAPlantedLinkOS is the same attack on the
-// host file system.
-func TestPersistNeverWritesThroughAPlantedLinkOS(t *testing.T) {
-	t.Parallel()
-	dir := filepath.ToSlash(t.TempDir())
-	fsys := osfs.New()
-	hostHome, hostRoot := dir+"/home", dir+"/tmp/outfitter-default-pi-a1B2c3"
-	agentDir := hostHome + "/.pi/agent"
-	put(t, fsys, "/", map[string]string{hostHome[1:] + "/.bashrc": "export PS1=safe\n", agentDir[1:] + "/plugins/kept": "kept"})
-	plantPersistLink(t, fsys, hostRoot, hostHome+"/.bashrc")
-	must(t, writeback.Persist(fsys, hostRoot, pluginsPrompt(agentDir)))
-	checkNoWriteThroughLink(t, fsys, agentDir+"/plugins", hostHome+"/.bashrc")
+	for name, machine := range map[string]func(*testing.T) (fsys vfs.ReadWriteFS, dir string){
+		"memory": func(*testing.T) (vfs.ReadWriteFS, string) { return vfs.NewMemFS(vfs.MemOptions{}), "" },
+		"os":     func(t *testing.T) (vfs.ReadWriteFS, string) { return osfs.New(), filepath.ToSlash(t.TempDir()) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fsys, dir := machine(t)
+			bashrc, agentDir := dir+home+"/.bashrc", dir+piAgent
+			put(t, fsys, "/", map[string]string{bashrc[1:]: "export PS1=safe\n", agentDir[1:] + "/plugins/kept": "kept"})
+			plantPersistLink(t, fsys, dir+root, bashrc)
+			must(t, writeback.Persist(fsys, dir+root, pluginsPrompt(agentDir)))
+			checkNoWriteThroughLink(t, fsys, agentDir+"/plugins", bashrc)
+		})
+	}
 }
 
 // TestPersistLinksInTheDurableTree: links already in the durable folder
