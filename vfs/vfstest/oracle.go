@@ -197,6 +197,15 @@ func Resolving(tree vfs.Tree) map[string]bool {
 	return out
 }
 
+// EntryNames returns the names of a directory listing, in its order.
+func EntryNames(list []fs.DirEntry) []string {
+	out := make([]string, len(list))
+	for i, e := range list {
+		out[i] = e.Name()
+	}
+	return out
+}
+
 // EntryStrings describes a directory listing as "name:type" strings.
 func EntryStrings(list []fs.DirEntry) []string {
 	out := make([]string, len(list))

@@ -47,3 +47,16 @@ func TestWriteFiles(t *testing.T) {
 		t.Errorf("WriteFiles below a file reported %q; want one fatal naming /h/keep/x", rec.fatals)
 	}
 }
+
+// EntryNames keeps a listing's names in its order.
+func TestEntryNames(t *testing.T) {
+	t.Parallel()
+	m := vfstest.MemWith(t, "/", vfstest.Tree{"d/b": vfstest.File(""), "d/a": vfstest.Dir(), "d/c": vfstest.Link("a")})
+	list, err := m.ReadDir("/d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c"}, vfstest.EntryNames(list)); diff != "" {
+		t.Errorf("EntryNames (-want +got):\n%s", diff)
+	}
+}
