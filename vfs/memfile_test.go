@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 func mustWrite(t *testing.T, f vfs.File, s string) {
@@ -191,11 +192,7 @@ func TestDirHandleFollowsRenamedDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, de := range list {
-		got = append(got, de.Name())
-	}
-	if diff := cmp.Diff([]string{"a", "b", "c"}, got); diff != "" {
+	if diff := cmp.Diff([]string{"a", "b", "c"}, vfstest.EntryNames(list)); diff != "" {
 		t.Fatalf("ReadDir (-want +got):\n%s", diff)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // TestMemBigDirectories checks directories large enough for the MemFS to
@@ -53,11 +54,7 @@ func TestMemBigDirectories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, de := range list {
-		got = append(got, de.Name())
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, vfstest.EntryNames(list)); diff != "" {
 		t.Fatalf("ReadDir of a big directory (-want +got):\n%s", diff)
 	}
 

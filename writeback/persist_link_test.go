@@ -13,6 +13,7 @@ import (
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/faultfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
@@ -52,11 +53,7 @@ func checkNoWriteThroughLink(t *testing.T, fsys vfs.ReadWriteFS, durable, bashrc
 	}
 	list, err := vfs.ReadDir(fsys, durable)
 	must(t, err)
-	var names []string
-	for _, e := range list {
-		names = append(names, e.Name())
-	}
-	if diff := cmp.Diff([]string{".evil.outfitter-persist", "evil", "kept"}, names); diff != "" {
+	if diff := cmp.Diff([]string{".evil.outfitter-persist", "evil", "kept"}, vfstest.EntryNames(list)); diff != "" {
 		t.Errorf("durable folder (-want +got):\n%s", diff)
 	}
 }

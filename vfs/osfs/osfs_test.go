@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // node is one entry of a test tree: a directory, a file or a link.
@@ -409,11 +410,7 @@ func TestRootedReadDirAndFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, e := range list {
-		names = append(names, e.Name())
-	}
-	if diff := cmp.Diff([]string{"inner.txt"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"inner.txt"}, vfstest.EntryNames(list)); diff != "" {
 		t.Errorf("ReadDir (-want +got):\n%s", diff)
 	}
 	_, err = fsys.ReadDir("/d/target.txt")
@@ -542,11 +539,7 @@ func TestRootedConfinement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	if diff := cmp.Diff([]string{"secret"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"secret"}, vfstest.EntryNames(entries)); diff != "" {
 		t.Errorf("outside dir changed (-want +got):\n%s", diff)
 	}
 	if fi, err := os.Stat(secret); err != nil || fi.Mode().Perm() != 0o644 {

@@ -182,11 +182,7 @@ func listing(t *testing.T, fsys vfs.ReadDirFS, name string) string {
 	t.Helper()
 	list, err := fsys.ReadDir(name)
 	vfstest.Must(t, "ReadDir "+name, err)
-	var names []string
-	for _, e := range list {
-		names = append(names, e.Name())
-	}
-	return strings.Join(names, " ")
+	return strings.Join(vfstest.EntryNames(list), " ")
 }
 
 func TestWhiteoutsAndOpaqueDirs(t *testing.T) {
