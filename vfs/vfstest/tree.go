@@ -163,3 +163,15 @@ func WriteFiles(tb TB, fsys vfs.FS, root string, files map[string]string) {
 		}
 	}
 }
+
+// Snapshot returns [vfs.Snapshot] of root in fsys; a failure stops the test
+// through tb.
+func Snapshot(tb TB, fsys vfs.FS, root string) vfs.Tree {
+	tb.Helper()
+	tree, err := vfs.Snapshot(fsys, root)
+	if err != nil {
+		tb.Fatalf("vfstest: snapshot %s: %v", root, err)
+		return nil
+	}
+	return tree
+}

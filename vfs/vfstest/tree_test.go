@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
@@ -21,10 +20,7 @@ func TestWriteFiles(t *testing.T) {
 		"h/secret": vfstest.Dir().WithMode(0o700),
 	})
 	vfstest.WriteFiles(t, m, "/h", map[string]string{"old": "new", "secret/a/b": "B", "c": ""})
-	got, err := vfs.Snapshot(m, "/h")
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := vfstest.Snapshot(t, m, "/h")
 	want := vfstest.Tree{
 		"keep":       vfstest.File("kept"),
 		"old":        vfstest.File("new"),
@@ -58,5 +54,14 @@ func TestEntryNames(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"a", "b", "c"}, vfstest.EntryNames(list)); diff != "" {
 		t.Errorf("EntryNames (-want +got):\n%s", diff)
+	}
+}
+
+// Snapshot stops the test when the root cannot be read.
+func TestSnapshotFails(t *testing.T) {
+	t.Parallel()
+	var rec recordTB
+	if got := vfstest.Snapshot(&rec, vfstest.NewMem(t), "/missing"); got != nil || len(rec.fatals) != 1 || !strings.Contains(rec.fatals[0], "/missing") {
+		t.Errorf("Snapshot of a missing root = %v and reported %q; want nil and one fatal naming /missing", got, rec.fatals)
 	}
 }
