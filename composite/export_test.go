@@ -10,7 +10,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/resolve"
-	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // exportSettings enables profile_export in the user settings.
@@ -114,16 +114,14 @@ func TestSystemPromptExport(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fsys := tt.world.newFS(t)
-			before, err := vfs.Snapshot(fsys, "/")
-			must(t, err)
+			before := vfstest.Snapshot(t, fsys, "/")
 			r, err := tt.world.plan(t, fsys)
 			if tt.wantErr != "" {
 				var ee *composite.ExportError
 				if !errors.As(err, &ee) || err.Error() != tt.wantErr {
 					t.Fatalf("plan error %v, want (%s) %s", err, tt.from, tt.wantErr)
 				}
-				after, err := vfs.Snapshot(fsys, "/")
-				must(t, err)
+				after := vfstest.Snapshot(t, fsys, "/")
 				if d := cmp.Diff(before, after); d != "" {
 					t.Errorf("a failed export changed the machine (-before +after):\n%s", d)
 				}
@@ -145,8 +143,7 @@ func TestSystemPromptExport(t *testing.T) {
 			if got != tt.path || r.ExportPath() != tt.path {
 				t.Errorf("%s = %q (ExportPath %q), want %q", composite.ExportEnv, got, r.ExportPath(), tt.path)
 			}
-			after, err := vfs.Snapshot(fsys, "/")
-			must(t, err)
+			after := vfstest.Snapshot(t, fsys, "/")
 			var written []string
 			for p, e := range after {
 				// The profile sources: the native state Materialize

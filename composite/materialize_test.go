@@ -14,6 +14,7 @@ import (
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/aferofs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 const root = "/tmp/outfitter-eng-pi-abcdef"
@@ -84,8 +85,7 @@ func TestWriteStatePaths(t *testing.T) {
 	if len(warnings) != 0 {
 		t.Errorf("warnings %q", warnings)
 	}
-	tree, err := vfs.Snapshot(fsys, root)
-	must(t, err)
+	tree := vfstest.Snapshot(t, fsys, root)
 	got := map[string]string{}
 	for p, e := range tree {
 		got[p] = string(e.Type) + " " + e.Target + string(e.Data)
@@ -105,8 +105,7 @@ func TestWriteStatePaths(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("composite (-want +got):\n%s", diff)
 	}
-	src, err := vfs.Snapshot(fsys, "/src")
-	must(t, err)
+	src := vfstest.Snapshot(t, fsys, "/src")
 	gotSrc := map[string]string{}
 	for p, e := range src {
 		gotSrc[p] = string(e.Type) + " " + string(e.Data)

@@ -14,6 +14,7 @@ import (
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // secretDir holds what no skill may ever bring into a composite: it lies
@@ -112,8 +113,7 @@ func TestPropSkillsNeverReadOutsideTheirRoot(t *testing.T) {
 			must(rt, mem.Symlink(rapid.SampledFrom(targets).Draw(rt, fmt.Sprintf("link %d target", i)), at))
 		}
 		put(home+"/.outfitter/profiles/eng/profile.yml", "id: eng\ncontrols:\n  skills: ["+strings.Join(selected, ", ")+"]\n")
-		before, err := vfs.Snapshot(mem, "/")
-		must(rt, err)
+		before := vfstest.Snapshot(rt, mem, "/")
 
 		res, err := resolve.Load(mem, resolve.Options{Home: home, Project: project, Agents: composite.DefaultRegistry().Agents()})
 		must(rt, err)
@@ -124,8 +124,7 @@ func TestPropSkillsNeverReadOutsideTheirRoot(t *testing.T) {
 				rt.Fatalf("planning read %s (plan error: %v)", r, planErr)
 			}
 		}
-		after, err := vfs.Snapshot(mem, "/")
-		must(rt, err)
+		after := vfstest.Snapshot(rt, mem, "/")
 		for p, e := range after {
 			if strings.HasPrefix(p, "tmp/") {
 				if e.Type == vfs.TypeFile && strings.Contains(string(e.Data), "SECRET") {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // skillsDir is the project's catalog root in these tests.
@@ -204,15 +205,13 @@ func TestSkillErrors(t *testing.T) {
 			if tt.pipe != "" {
 				fsys = pipeFS{mem, tt.pipe}
 			}
-			before, err := vfs.Snapshot(mem, "/")
-			must(t, err)
-			_, err = tt.world.plan(t, fsys)
+			before := vfstest.Snapshot(t, mem, "/")
+			_, err := tt.world.plan(t, fsys)
 			var se *composite.SkillsError
 			if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), tt.want) || (!strings.HasSuffix(tt.want, ": ") && err.Error() != tt.want) {
 				t.Fatalf("plan error:\n%v\nwant (%s):\n%s", err, tt.from, tt.want)
 			}
-			after, err := vfs.Snapshot(mem, "/")
-			must(t, err)
+			after := vfstest.Snapshot(t, mem, "/")
 			if d := cmp.Diff(before, after); d != "" {
 				t.Errorf("a failed plan changed the machine (-before +after):\n%s", d)
 			}
@@ -347,8 +346,7 @@ func TestSkillMaterialization(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fsys := tt.world.newFS(t)
-			before, err := vfs.Snapshot(fsys, "/")
-			must(t, err)
+			before := vfstest.Snapshot(t, fsys, "/")
 			r, err := tt.world.plan(t, fsys)
 			if err != nil {
 				t.Fatalf("plan (%s): %v", tt.from, err)
@@ -366,8 +364,7 @@ func TestSkillMaterialization(t *testing.T) {
 				t.Errorf("generated skills (%s) (-want +got):\n%s", tt.from, d)
 			}
 			checkWarnings(t, tt.warnings, r.Warnings)
-			after, err := vfs.Snapshot(fsys, "/")
-			must(t, err)
+			after := vfstest.Snapshot(t, fsys, "/")
 			for p := range after {
 				if strings.HasPrefix(p, "tmp/") {
 					delete(after, p)

@@ -11,6 +11,7 @@ import (
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // syncedTeam is the synced profile repository of these tests, a github
@@ -128,8 +129,7 @@ func TestSyncedSourceLinksStayInTheCheckout(t *testing.T) {
 			expand := func(s string) string {
 				return strings.ReplaceAll(strings.ReplaceAll(s, "<folder>", folder), "<checkout>", checkout)
 			}
-			before, err := vfs.Snapshot(fsys, "/")
-			must(t, err)
+			before := vfstest.Snapshot(t, fsys, "/")
 			r, err := w.plan(t, fsys)
 			if tt.want == nil {
 				must(t, err)
@@ -152,8 +152,7 @@ func TestSyncedSourceLinksStayInTheCheckout(t *testing.T) {
 					t.Errorf("message %q does not name %s", err, s)
 				}
 			}
-			after, err := vfs.Snapshot(fsys, "/")
-			must(t, err)
+			after := vfstest.Snapshot(t, fsys, "/")
 			if diff := cmp.Diff(before, after); diff != "" {
 				t.Errorf("the refused plan changed the machine (-want +got):\n%s", diff)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // capture is the part of an upstream capture these tests compare.
@@ -141,8 +142,7 @@ func TestUpstreamCaptures(t *testing.T) {
 				if diff := cmp.Diff(decodePlan(t, run.LaunchPlan), got); diff != "" {
 					t.Errorf("run %d launch plan (-want +got):\n%s", i, diff)
 				}
-				tree, err := vfs.Snapshot(fsys, root)
-				must(t, err)
+				tree := vfstest.Snapshot(t, fsys, root)
 				gotEntries := map[string]capturedEntry{}
 				var gotPresent, wantPresent []string
 				for p, e := range tree {

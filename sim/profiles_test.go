@@ -9,6 +9,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 func TestListProfiles(t *testing.T) {
@@ -61,10 +62,7 @@ func TestLintProfiles(t *testing.T) {
 		"/h/.outfitter/profiles/ops/profile.yml":  "id: ops\ninherits: [nowhere]\n",
 		"/h/.outfitter/profiles/fine/profile.yml": "id: fine\ncontrols:\n  model: m\n",
 	})
-	before, err := vfs.Snapshot(m, "/")
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := vfstest.Snapshot(t, m, "/")
 	got, err := sim.LintProfiles(m, sim.ProfilesOptions{Home: "/h", Project: "/p"})
 	if err != nil {
 		t.Fatal(err)
@@ -89,10 +87,7 @@ func TestLintProfiles(t *testing.T) {
 	if sim.LintExitCode(got, false) != 1 || sim.LintExitCode(got[1:], false) != 0 || sim.LintExitCode(got[1:], true) != 1 {
 		t.Errorf("exit codes wrong")
 	}
-	after, err := vfs.Snapshot(m, "/")
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := vfstest.Snapshot(t, m, "/")
 	if d := vfs.Diff(before, after); len(d.Added)+len(d.Changed)+len(d.Removed) != 0 {
 		t.Errorf("lint wrote: %+v", d)
 	}

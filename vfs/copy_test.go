@@ -28,14 +28,8 @@ func TestCopyTree(t *testing.T) {
 	if err := vfs.CopyTree(dst, "/dst/copy", src, "/src"); err != nil {
 		t.Fatal(err)
 	}
-	want, err := vfs.Snapshot(src, "/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := vfs.Snapshot(dst, "/dst/copy")
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := vfstest.Snapshot(t, src, "/src")
+	got := vfstest.Snapshot(t, dst, "/dst/copy")
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("copy differs (-src +dst):\n%s", d)
 	}
@@ -170,7 +164,7 @@ func TestCopyLinkPolicies(t *testing.T) {
 			case tt.wantErr == nil && err != nil:
 				t.Fatalf("Copy: %v", err)
 			case tt.wantErr == nil:
-				if d := cmp.Diff(tt.want.Entries(t), snapshotOf(t, dst, "/out"), cmpopts.IgnoreFields(vfs.Entry{}, "TargetExists")); d != "" {
+				if d := cmp.Diff(tt.want.Entries(t), vfstest.Snapshot(t, dst, "/out"), cmpopts.IgnoreFields(vfs.Entry{}, "TargetExists")); d != "" {
 					t.Errorf("copy (-want +got):\n%s", d)
 				}
 			case errors.As(tt.wantErr, &escape):
@@ -207,7 +201,7 @@ func TestCopySpecialFiles(t *testing.T) {
 	if err := vfs.Copy(dst, "/out", src, "/src", vfs.CopyOptions{SkipSpecial: true}); err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(vfstest.Tree{"f": vfstest.File("f")}.Entries(t), snapshotOf(t, dst, "/out")); d != "" {
+	if d := cmp.Diff(vfstest.Tree{"f": vfstest.File("f")}.Entries(t), vfstest.Snapshot(t, dst, "/out")); d != "" {
 		t.Errorf("copy (-want +got):\n%s", d)
 	}
 }
@@ -252,7 +246,7 @@ func TestCopyMerge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(tt.want.Entries(t), snapshotOf(t, dst, "/out"), cmpopts.IgnoreFields(vfs.Entry{}, "TargetExists")); d != "" {
+			if d := cmp.Diff(tt.want.Entries(t), vfstest.Snapshot(t, dst, "/out"), cmpopts.IgnoreFields(vfs.Entry{}, "TargetExists")); d != "" {
 				t.Errorf("copy (-want +got):\n%s", d)
 			}
 		})
@@ -265,7 +259,7 @@ func TestCopyMerge(t *testing.T) {
 		if !errors.As(err, &refused) || refused.Path != "/out/d" || refused.Target != "../ssh" {
 			t.Fatalf("Copy = %v, want a *LinkRefusedError for /out/d", err)
 		}
-		if d := cmp.Diff(vfstest.Tree{"id": vfstest.File("key")}.Entries(t), snapshotOf(t, dst, "/ssh")); d != "" {
+		if d := cmp.Diff(vfstest.Tree{"id": vfstest.File("key")}.Entries(t), vfstest.Snapshot(t, dst, "/ssh")); d != "" {
 			t.Errorf("written through the link (-want +got):\n%s", d)
 		}
 	})

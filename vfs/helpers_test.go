@@ -2,7 +2,6 @@ package vfs_test
 
 import (
 	"io/fs"
-	"testing"
 
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -34,13 +33,3 @@ type removeOnly struct{ openOnly }
 
 func (o removeOnly) Remove(name string) error               { return o.m.Remove(name) }
 func (o removeOnly) Lstat(name string) (fs.FileInfo, error) { return o.m.Lstat(name) }
-
-// snapshotOf returns the snapshot of root, failing the test on error.
-func snapshotOf(t *testing.T, fsys vfs.FS, root string) vfs.Tree {
-	t.Helper()
-	tree, err := vfs.Snapshot(fsys, root)
-	if err != nil {
-		t.Fatalf("Snapshot(%s): %v", root, err)
-	}
-	return tree
-}

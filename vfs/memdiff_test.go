@@ -56,10 +56,7 @@ func TestPropDiffFSMatchesSnapshots(t *testing.T) {
 		}
 		mutate(base, "base", rapid.IntRange(0, 12).Draw(t, "base-ops"))
 		snap := func(m *vfs.MemFS) vfs.Tree {
-			tree, err := vfs.Snapshot(m, "/")
-			if err != nil {
-				t.Fatal(err)
-			}
+			tree := vfstest.Snapshot(t, m, "/")
 			return tree
 		}
 		before := snap(base)
@@ -171,7 +168,7 @@ func TestDiffFSOtherFileSystems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(vfs.Diff(snapshotOf(t, before, "/d"), snapshotOf(t, after, "/d")), got); d != "" {
+	if d := cmp.Diff(vfs.Diff(vfstest.Snapshot(t, before, "/d"), vfstest.Snapshot(t, after, "/d")), got); d != "" {
 		t.Errorf("DiffFS through Open only differs from Diff of snapshots (-want +got):\n%s", d)
 	}
 	if len(got.Added) != 1 || len(got.Removed) != 1 || len(got.Changed) != 1 {

@@ -60,8 +60,8 @@ func TestMemBigDirectories(t *testing.T) {
 
 	snapshotsAgree := func(t *testing.T, fsys *vfs.MemFS) vfs.Tree {
 		t.Helper()
-		fast := snapshotOf(t, fsys, "/r")
-		if diff := cmp.Diff(snapshotOf(t, hidden{fsys}, "/r"), fast); diff != "" {
+		fast := vfstest.Snapshot(t, fsys, "/r")
+		if diff := cmp.Diff(vfstest.Snapshot(t, hidden{fsys}, "/r"), fast); diff != "" {
 			t.Fatalf("MemFS snapshot differs from the generic walk (-generic +memfs):\n%s", diff)
 		}
 		return fast

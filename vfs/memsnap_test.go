@@ -107,10 +107,7 @@ func TestSnapshotDataStaysAsTaken(t *testing.T) {
 	if _, err := f.Write([]byte("abcdef")); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := vfs.Snapshot(m, "/")
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := vfstest.Snapshot(t, m, "/")
 	// Overwrite in place through the open handle, then append.
 	if _, err := f.(io.WriterAt).WriteAt([]byte("XY"), 0); err != nil {
 		t.Fatal(err)

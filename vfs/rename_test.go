@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // TestRenameErrorPrecedence holds the shrunk sequences on which the kernel
@@ -55,18 +56,12 @@ func TestRenameErrorPrecedence(t *testing.T) {
 			if err := tt.setup(m); err != nil {
 				t.Fatalf("setup: %v", err)
 			}
-			before, err := vfs.Snapshot(m, "/")
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = m.Rename(tt.old, tt.new)
+			before := vfstest.Snapshot(t, m, "/")
+			err := m.Rename(tt.old, tt.new)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("Rename(%s, %s) = %v, want %v (%s)", tt.old, tt.new, err, tt.want, tt.why)
 			}
-			after, err := vfs.Snapshot(m, "/")
-			if err != nil {
-				t.Fatal(err)
-			}
+			after := vfstest.Snapshot(t, m, "/")
 			if d := vfs.Diff(before, after); !d.Empty() {
 				t.Fatalf("a failed rename changed the tree: %+v", d)
 			}

@@ -34,7 +34,7 @@ func TestSnapshot(t *testing.T) {
 	tree := snapTree()
 	m := vfstest.MemWith(t, "/home", tree)
 	vfstest.Build(t, m, "/elsewhere", vfstest.Tree{"x": vfstest.File("X")})
-	got := snapshotOf(t, m, "/home")
+	got := vfstest.Snapshot(t, m, "/home")
 	if d := cmp.Diff(tree.Entries(t), got); d != "" {
 		t.Errorf("Snapshot (-want +got):\n%s", d)
 	}
@@ -215,7 +215,7 @@ func TestDiff(t *testing.T) {
 func TestDiffOfSnapshots(t *testing.T) {
 	t.Parallel()
 	m := vfstest.MemWith(t, "/h", snapTree())
-	before := snapshotOf(t, m, "/h")
+	before := vfstest.Snapshot(t, m, "/h")
 	c := m.Clone()
 	if err := c.WriteFile("/h/link", []byte("through"), 0o644); err != nil {
 		t.Fatal(err)
@@ -223,7 +223,7 @@ func TestDiffOfSnapshots(t *testing.T) {
 	if err := c.RemoveAll("/h/deep"); err != nil {
 		t.Fatal(err)
 	}
-	got := vfs.Diff(before, snapshotOf(t, c, "/h"))
+	got := vfs.Diff(before, vfstest.Snapshot(t, c, "/h"))
 	want := vfs.Delta{
 		Added: map[string]vfs.Entry{},
 		Changed: map[string]vfs.Change{"conf/a.json": {
@@ -235,7 +235,7 @@ func TestDiffOfSnapshots(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Diff (-want +got):\n%s", d)
 	}
-	if d := vfs.Diff(before, snapshotOf(t, m, "/h")); !d.Empty() {
+	if d := vfs.Diff(before, vfstest.Snapshot(t, m, "/h")); !d.Empty() {
 		t.Errorf("the clone's writes reached the original: %+v", d)
 	}
 }
@@ -357,7 +357,7 @@ func TestHelpersFallbacks(t *testing.T) {
 		}
 		wantErr(t, vfs.MkdirAll(fsys, "/x", 0o755), vfs.ErrNotDir)
 		wantErr(t, vfs.MkdirAll(fsys, "/x/y", 0o755), vfs.ErrNotDir)
-		if d := cmp.Diff(snapshotOf(t, ref, "/"), snapshotOf(t, m, "/")); d != "" {
+		if d := cmp.Diff(vfstest.Snapshot(t, ref, "/"), vfstest.Snapshot(t, m, "/")); d != "" {
 			t.Errorf("fallback and MemFS.MkdirAll built different trees (-MemFS +fallback):\n%s", d)
 		}
 	})
@@ -372,7 +372,7 @@ func TestHelpersFallbacks(t *testing.T) {
 			}
 		}
 		want := vfstest.Tree{"d/b": vfstest.File("B"), "d/a": vfstest.File("A"), "d/l": vfstest.Link("a"), "x": vfstest.File("X")}
-		if d := cmp.Diff(want.Entries(t), snapshotOf(t, m, "/")); d != "" {
+		if d := cmp.Diff(want.Entries(t), vfstest.Snapshot(t, m, "/")); d != "" {
 			t.Errorf("after RemoveAll (-want +got):\n%s", d)
 		}
 	})

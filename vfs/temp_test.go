@@ -83,7 +83,7 @@ func TestReplaceFile(t *testing.T) {
 // expectTree fails the test unless root holds exactly want.
 func expectTree(t *testing.T, fsys vfs.FS, root string, want vfstest.Tree) {
 	t.Helper()
-	if d := cmp.Diff(want.Entries(t), snapshotOf(t, fsys, root)); d != "" {
+	if d := cmp.Diff(want.Entries(t), vfstest.Snapshot(t, fsys, root)); d != "" {
 		t.Fatalf("%s (-want +got):\n%s", root, d)
 	}
 }

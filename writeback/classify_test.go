@@ -197,7 +197,7 @@ func TestSituations(t *testing.T) {
 			paths := piPaths(tt.overrides)
 			durable := vfstest.Tree{"home/u/.pi/agent/plugins/old.txt": vfstest.File("old")}
 			fsys := materialize(t, durable, generated, paths)
-			before := snapshot(t, fsys, home)
+			before := vfstest.Snapshot(t, fsys, home)
 			baseline, err := writeback.Snapshot(fsys, root, paths)
 			must(t, err)
 			atBaseline := fsys.Clone()
@@ -233,7 +233,7 @@ func TestSituations(t *testing.T) {
 				}
 				wantDurable[rel] = vfs.Entry{Type: vfs.TypeFile, Mode: 0o644, Data: []byte(text)}
 			}
-			if diff := cmp.Diff(wantDurable, snapshot(t, fsys, home)); diff != "" {
+			if diff := cmp.Diff(wantDurable, vfstest.Snapshot(t, fsys, home)); diff != "" {
 				t.Errorf("durable tree (-want +got):\n%s", diff)
 			}
 		})

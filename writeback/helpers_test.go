@@ -102,14 +102,6 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// snapshot takes a snapshot of dir or fails the test.
-func snapshot(t *testing.T, fsys vfs.FS, dir string) vfs.Tree {
-	t.Helper()
-	tree, err := vfs.Snapshot(fsys, dir)
-	must(t, err)
-	return tree
-}
-
 // errString returns err's message, or "" for nil.
 func errString(err error) string {
 	if err == nil {

@@ -143,7 +143,7 @@ func TestPersistLinksInTheDurableTree(t *testing.T) {
 				}
 			}
 			got := map[string]string{}
-			for p, e := range snapshot(t, mem, home) {
+			for p, e := range vfstest.Snapshot(t, mem, home) {
 				switch e.Type {
 				case vfs.TypeFile:
 					got[path.Join(home[1:], p)] = string(e.Data)
@@ -170,7 +170,7 @@ func TestPersistInterruptedBeforeTheRename(t *testing.T) {
 		t.Fatalf("Persist = %v, want the injected EIO", err)
 	}
 	want := vfs.Tree{"evil": {Type: vfs.TypeFile, Mode: 0o644, Data: []byte("old")}}
-	if diff := cmp.Diff(want, snapshot(t, mem, piAgent+"/plugins")); diff != "" {
+	if diff := cmp.Diff(want, vfstest.Snapshot(t, mem, piAgent+"/plugins")); diff != "" {
 		t.Errorf("durable plugins (-want +got):\n%s", diff)
 	}
 }
@@ -201,7 +201,7 @@ func TestPersistAtEveryCrashPoint(t *testing.T) {
 		if (err == nil) != (n == total) {
 			t.Errorf("crash after %d of %d operations: Persist = %v", n, total, err)
 		}
-		for name, e := range snapshot(t, mem, piAgent+"/plugins") {
+		for name, e := range vfstest.Snapshot(t, mem, piAgent+"/plugins") {
 			switch {
 			case name == "a.json" || name == "b.json":
 				if s := string(e.Data); s != "old "+name[:1] && s != "new "+name[:1] {

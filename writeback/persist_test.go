@@ -95,7 +95,7 @@ func TestPersistKeepsTheDurableFileWhenTheWriteFails(t *testing.T) {
 	if data, err := mem.ReadFile(piAgent + "/auth.json"); err != nil || string(data) != "SECRET" {
 		t.Fatalf("durable auth.json = %q, %v; want it untouched", data, err)
 	}
-	if got := snapshot(t, mem, piAgent).Paths(); !slices.Equal(got, []string{"auth.json"}) {
+	if got := vfstest.Snapshot(t, mem, piAgent).Paths(); !slices.Equal(got, []string{"auth.json"}) {
 		t.Errorf("durable folder holds %q, want auth.json alone", got)
 	}
 }

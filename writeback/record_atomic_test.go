@@ -9,6 +9,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/faultfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
@@ -97,7 +98,7 @@ func TestRecordOnAFullDisk(t *testing.T) {
 	if checkProfileWhole(t, mem, real, "full disk") {
 		t.Errorf("full disk: the new document was written")
 	}
-	if got := snapshot(t, mem, home+"/.outfitter/profiles/eng").Paths(); !slices.Equal(got, []string{"profile.yml"}) {
+	if got := vfstest.Snapshot(t, mem, home+"/.outfitter/profiles/eng").Paths(); !slices.Equal(got, []string{"profile.yml"}) {
 		t.Errorf("profile folder holds %q, want profile.yml alone", got)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/faultfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
@@ -43,7 +44,7 @@ func afterWrite(kind faultfs.Kind, name string) func(faultfs.Op) bool {
 func TestRefreshRollsBackWhenTheBaselineFails(t *testing.T) {
 	t.Parallel()
 	fsys, paths, baseline := liveRun(t)
-	before := snapshot(t, fsys, "/")
+	before := vfstest.Snapshot(t, fsys, "/")
 	ffs := faultfs.New(fsys, faultfs.When(afterWrite(faultfs.KindReadFile, root+"/outfitter/new/deeper/deep.json"), vfs.ErrIO))
 	_, err := writeback.Refresh(ffs, root, baseline, paths, "w", refreshedFiles)
 	var re *writeback.RefreshError
@@ -53,7 +54,7 @@ func TestRefreshRollsBackWhenTheBaselineFails(t *testing.T) {
 	if len(ffs.Injected()) == 0 {
 		t.Fatalf("precondition: no read of the written file failed")
 	}
-	if diff := cmp.Diff(before, snapshot(t, fsys, "/")); diff != "" {
+	if diff := cmp.Diff(before, vfstest.Snapshot(t, fsys, "/")); diff != "" {
 		t.Errorf("machine after the failed refresh (-want +got):\n%s", diff)
 	}
 	issues, err := writeback.Detect(fsys, root, paths, baseline)
@@ -97,11 +98,11 @@ func TestRefreshAtEveryFailurePoint(t *testing.T) {
 	}
 	for n := 1; n <= total; n++ {
 		fsys, paths, baseline := liveRun(t)
-		before := snapshot(t, fsys, "/")
+		before := vfstest.Snapshot(t, fsys, "/")
 		r, err := writeback.Refresh(faultfs.New(fsys, faultfs.OnNth(n, vfs.ErrIO)), root, baseline, paths, "w", refreshedFiles)
 		if err == nil {
 			paths, baseline = r.StatePaths, r.Baseline
-		} else if diff := cmp.Diff(before, snapshot(t, fsys, "/")); diff != "" {
+		} else if diff := cmp.Diff(before, vfstest.Snapshot(t, fsys, "/")); diff != "" {
 			t.Errorf("operation %d failed (%v); machine after (-want +got):\n%s", n, err, diff)
 		}
 		issues, derr := writeback.Detect(fsys, root, paths, baseline)

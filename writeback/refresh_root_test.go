@@ -6,6 +6,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
@@ -20,18 +21,16 @@ func TestRefreshRefusesARootReplacedByALink(t *testing.T) {
 	must(t, m.WriteFile(durable+"/keybindings.json", []byte(`{"mine":"ctrl+k"}`), 0o644))
 	must(t, m.MkdirAll("/tmp", 0o755))
 	must(t, m.Symlink(durable, "/tmp/outfitter-x-pi-AAAAAA"))
-	before, err := vfs.Snapshot(m, "/h")
-	must(t, err)
+	before := vfstest.Snapshot(t, m, "/h")
 	generate := func() ([]composite.File, error) {
 		return []composite.File{{RelativePath: "keybindings.json", Content: "{}\n"}, {RelativePath: "outfitter/profile.json", Content: "{}\n"}}, nil
 	}
-	_, err = writeback.Refresh(m, "/tmp/outfitter-x-pi-AAAAAA", vfs.Tree{}, nil, "/p/profile.yml", generate)
+	_, err := writeback.Refresh(m, "/tmp/outfitter-x-pi-AAAAAA", vfs.Tree{}, nil, "/p/profile.yml", generate)
 	var re *writeback.RefreshError
 	if !errors.As(err, &re) {
 		t.Fatalf("Refresh = %v, want a *RefreshError", err)
 	}
-	after, err := vfs.Snapshot(m, "/h")
-	must(t, err)
+	after := vfstest.Snapshot(t, m, "/h")
 	if d := vfs.Diff(before, after); !d.Empty() {
 		t.Fatalf("refresh through a replaced root changed durable state: %+v", d)
 	}

@@ -195,16 +195,14 @@ func TestRefreshFailures(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(t, fsys)
 			}
-			before, err := vfs.Snapshot(fsys, "/")
-			must(t, err)
+			before := vfstest.Snapshot(t, fsys, "/")
 			ffs := faultfs.New(fsys, faultfs.OnNthOf(faultfs.KindWriteFile, 1, vfs.ErrNoSpace).If(func(op faultfs.Op) bool { return op.Path == tt.fail }))
-			_, err = writeback.Refresh(ffs, root, baseline, paths, "w", tt.generate)
+			_, err := writeback.Refresh(ffs, root, baseline, paths, "w", tt.generate)
 			var re *writeback.RefreshError
 			if !errors.As(err, &re) || err.Error() != tt.want {
 				t.Fatalf("Refresh error = %v, want %q", err, tt.want)
 			}
-			after, err := vfs.Snapshot(fsys, "/")
-			must(t, err)
+			after := vfstest.Snapshot(t, fsys, "/")
 			if diff := cmp.Diff(before, after); diff != "" {
 				t.Errorf("machine changed by a failed refresh (-want +got):\n%s", diff)
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/aferofs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 func memTree(t *testing.T) *vfs.MemFS {
@@ -204,14 +205,8 @@ func TestRoundTrip(t *testing.T) {
 	if err := vfs.Chmod(fsys, "/home/b.txt", 0o600); err != nil {
 		t.Fatal(err)
 	}
-	want, err := vfs.Snapshot(mem, "/home")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := vfs.Snapshot(fsys, "/home")
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := vfstest.Snapshot(t, mem, "/home")
+	got := vfstest.Snapshot(t, fsys, "/home")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("snapshot through both adapters (-want +got):\n%s", diff)
 	}

@@ -68,10 +68,7 @@ func TestNoRulesForwardsEverything(t *testing.T) {
 			t.Errorf("%s: %v", kind, err)
 		}
 	}
-	got, err := vfs.Snapshot(mem, "/d")
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := vfstest.Snapshot(t, mem, "/d")
 	want := vfs.Tree{
 		"f": {Type: vfs.TypeFile, Mode: 0o600, Data: []byte("F")},
 		"g": {Type: vfs.TypeFile, Mode: 0o644, Data: []byte{}},
@@ -489,10 +486,7 @@ func TestCrashAfter(t *testing.T) {
 			if failed != tt.failed {
 				t.Errorf("%d operations failed, want %d", failed, tt.failed)
 			}
-			got, err := vfs.Snapshot(mem, "/d")
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := vfstest.Snapshot(t, mem, "/d")
 			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("tree after the crash (-want +got):\n%s", diff)
 			}

@@ -106,11 +106,7 @@ func TestRootedEdgesMatchKernel(t *testing.T) {
 
 func snapshot(t *testing.T, fsys vfs.FS) vfs.Tree {
 	t.Helper()
-	tree, err := vfs.Snapshot(fsys, "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tree
+	return vfstest.Snapshot(t, fsys, "/")
 }
 
 // TestRootedRemoveAllDotDot: os.RemoveAll refuses a name ending in "/."

@@ -19,6 +19,7 @@ import (
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/faultfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // sevenProfiles is a home and a project with seven profile files: the
@@ -205,10 +206,7 @@ func TestDryRunReport(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			mem := dryMachine(t, 0)
-			before, err := vfs.Snapshot(mem, "/")
-			if err != nil {
-				t.Fatal(err)
-			}
+			before := vfstest.Snapshot(t, mem, "/")
 			out := dryRunOn(context.Background(), mem, tt.spec, seededOptions("/tmp"))
 			if out.Result.Launched != tt.launched {
 				t.Errorf("launched = %v, want %v (error %v)", out.Result.Launched, tt.launched, out.Result.Err)
@@ -231,10 +229,7 @@ func TestDryRunReport(t *testing.T) {
 					t.Errorf("report lacks the line %q:\n%s", w, b.String())
 				}
 			}
-			after, err := vfs.Snapshot(mem, "/")
-			if err != nil {
-				t.Fatal(err)
-			}
+			after := vfstest.Snapshot(t, mem, "/")
 			if d := vfs.Diff(before, after); !d.Empty() {
 				t.Errorf("the lower memory FS changed: %+v", d)
 			}
@@ -256,10 +251,7 @@ func TestDryRunWritesNothingOnDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	home, project := dir+report.HomeRoot, dir+report.ProjectRoot
-	before, err := vfs.Snapshot(host, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := vfstest.Snapshot(t, host, dir)
 
 	t.Run("command", func(t *testing.T) {
 		code, out, errs := runCLI(t, "dry-run", "--home", home, "--project", project, "--", "--print", "hello")
@@ -292,10 +284,7 @@ func TestDryRunWritesNothingOnDisk(t *testing.T) {
 			}
 		}
 	})
-	after, err := vfs.Snapshot(host, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := vfstest.Snapshot(t, host, dir)
 	if d := vfs.Diff(before, after); !d.Empty() {
 		t.Errorf("the dry run changed the disk: %+v", d)
 	}
@@ -322,10 +311,7 @@ func TestRunOverlayMatchesCopy(t *testing.T) {
 	if len(dirs) == 0 {
 		t.Fatalf("precondition: catalog scenarios under %s", catalog)
 	}
-	before, err := vfs.Snapshot(osfs.New(), mustAbs(t, catalog))
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := vfstest.Snapshot(t, osfs.New(), mustAbs(t, catalog))
 	for _, file := range dirs {
 		fixture := filepath.Dir(filepath.Dir(file))
 		t.Run(filepath.Base(fixture)+"/"+filepath.Base(file), func(t *testing.T) {
@@ -340,10 +326,7 @@ func TestRunOverlayMatchesCopy(t *testing.T) {
 			}
 		})
 	}
-	after, err := vfs.Snapshot(osfs.New(), mustAbs(t, catalog))
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := vfstest.Snapshot(t, osfs.New(), mustAbs(t, catalog))
 	if d := vfs.Diff(before, after); !d.Empty() {
 		t.Errorf("running on overlays changed the catalog on disk: %+v", d)
 	}
