@@ -6,6 +6,8 @@ import (
 	"path"
 	"slices"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
@@ -174,4 +176,15 @@ func Snapshot(tb TB, fsys vfs.FS, root string) vfs.Tree {
 		return nil
 	}
 	return tree
+}
+
+// WantUnchanged reports an error unless the tree below root in fsys is
+// still before, entries compared as [vfs.Entry.Equal] does. The report
+// starts with what and shows the difference (-before +after).
+func WantUnchanged(tb TB, fsys vfs.FS, root string, before vfs.Tree, what string) {
+	tb.Helper()
+	after := Snapshot(tb, fsys, root)
+	if d := cmp.Diff(before, after); d != "" {
+		tb.Errorf("%s (-before +after):\n%s", what, d)
+	}
 }

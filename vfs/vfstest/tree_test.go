@@ -65,3 +65,22 @@ func TestSnapshotFails(t *testing.T) {
 		t.Errorf("Snapshot of a missing root = %v and reported %q; want nil and one fatal naming /missing", got, rec.fatals)
 	}
 }
+
+// WantUnchanged passes a tree as it was and reports a changed one with its
+// difference.
+func TestWantUnchanged(t *testing.T) {
+	t.Parallel()
+	m := vfstest.MemWith(t, "/", vfstest.Tree{"h/a": vfstest.File("A")})
+	before := vfstest.Snapshot(t, m, "/h")
+	var same recordTB
+	vfstest.WantUnchanged(&same, m, "/h", before, "changed")
+	if len(same.errs)+len(same.fatals) != 0 {
+		t.Errorf("WantUnchanged of an unchanged tree reported %q %q", same.errs, same.fatals)
+	}
+	vfstest.Must(t, "chmod", m.Chmod("/h/a", 0o600))
+	var changed recordTB
+	vfstest.WantUnchanged(&changed, m, "/h", before, "the mode changed")
+	if len(changed.errs) != 1 || !strings.HasPrefix(changed.errs[0], "the mode changed (-before +after):\n") || !strings.Contains(changed.errs[0], "Mode") {
+		t.Errorf("WantUnchanged of a chmod-ed file reported %q; want one error showing the mode", changed.errs)
+	}
+}
