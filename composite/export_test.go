@@ -121,10 +121,7 @@ func TestSystemPromptExport(t *testing.T) {
 				if !errors.As(err, &ee) || err.Error() != tt.wantErr {
 					t.Fatalf("plan error %v, want (%s) %s", err, tt.from, tt.wantErr)
 				}
-				after := vfstest.Snapshot(t, fsys, "/")
-				if d := cmp.Diff(before, after); d != "" {
-					t.Errorf("a failed export changed the machine (-before +after):\n%s", d)
-				}
+				vfstest.WantUnchanged(t, fsys, "/", before, "a failed export changed the machine")
 				return
 			}
 			if err != nil {

@@ -211,10 +211,7 @@ func TestSkillErrors(t *testing.T) {
 			if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), tt.want) || (!strings.HasSuffix(tt.want, ": ") && err.Error() != tt.want) {
 				t.Fatalf("plan error:\n%v\nwant (%s):\n%s", err, tt.from, tt.want)
 			}
-			after := vfstest.Snapshot(t, mem, "/")
-			if d := cmp.Diff(before, after); d != "" {
-				t.Errorf("a failed plan changed the machine (-before +after):\n%s", d)
-			}
+			vfstest.WantUnchanged(t, mem, "/", before, "a failed plan changed the machine")
 		})
 	}
 }

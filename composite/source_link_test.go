@@ -152,10 +152,7 @@ func TestSyncedSourceLinksStayInTheCheckout(t *testing.T) {
 					t.Errorf("message %q does not name %s", err, s)
 				}
 			}
-			after := vfstest.Snapshot(t, fsys, "/")
-			if diff := cmp.Diff(before, after); diff != "" {
-				t.Errorf("the refused plan changed the machine (-want +got):\n%s", diff)
-			}
+			vfstest.WantUnchanged(t, fsys, "/", before, "the refused plan changed the machine")
 		})
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/outfitter-go/vfsim/sim"
-	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
@@ -87,10 +86,7 @@ func TestLintProfiles(t *testing.T) {
 	if sim.LintExitCode(got, false) != 1 || sim.LintExitCode(got[1:], false) != 0 || sim.LintExitCode(got[1:], true) != 1 {
 		t.Errorf("exit codes wrong")
 	}
-	after := vfstest.Snapshot(t, m, "/")
-	if d := vfs.Diff(before, after); len(d.Added)+len(d.Changed)+len(d.Removed) != 0 {
-		t.Errorf("lint wrote: %+v", d)
-	}
+	vfstest.WantUnchanged(t, m, "/", before, "lint wrote")
 
 	bad := newMachine(t, map[string]string{"/h/.outfitter/settings.yml": "default_profile: [x]\n", "/h/.outfitter/profiles/ops/profile.yml": "id: ops\ninherits: [nowhere]\n"})
 	got, err = sim.LintProfiles(bad, sim.ProfilesOptions{Home: "/h", Project: "/p"})

@@ -235,9 +235,7 @@ func TestDiffOfSnapshots(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Diff (-want +got):\n%s", d)
 	}
-	if d := vfs.Diff(before, vfstest.Snapshot(t, m, "/h")); !d.Empty() {
-		t.Errorf("the clone's writes reached the original: %+v", d)
-	}
+	vfstest.WantUnchanged(t, m, "/h", before, "the clone's writes reached the original")
 }
 
 func TestTreeWithin(t *testing.T) {

@@ -2,10 +2,9 @@ package writeback_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -54,9 +53,7 @@ func TestRefreshRollsBackWhenTheBaselineFails(t *testing.T) {
 	if len(ffs.Injected()) == 0 {
 		t.Fatalf("precondition: no read of the written file failed")
 	}
-	if diff := cmp.Diff(before, vfstest.Snapshot(t, fsys, "/")); diff != "" {
-		t.Errorf("machine after the failed refresh (-want +got):\n%s", diff)
-	}
+	vfstest.WantUnchanged(t, fsys, "/", before, "machine after the failed refresh")
 	issues, err := writeback.Detect(fsys, root, paths, baseline)
 	must(t, err)
 	if len(issues) != 0 {
@@ -102,8 +99,8 @@ func TestRefreshAtEveryFailurePoint(t *testing.T) {
 		r, err := writeback.Refresh(faultfs.New(fsys, faultfs.OnNth(n, vfs.ErrIO)), root, baseline, paths, "w", refreshedFiles)
 		if err == nil {
 			paths, baseline = r.StatePaths, r.Baseline
-		} else if diff := cmp.Diff(before, vfstest.Snapshot(t, fsys, "/")); diff != "" {
-			t.Errorf("operation %d failed (%v); machine after (-want +got):\n%s", n, err, diff)
+		} else {
+			vfstest.WantUnchanged(t, fsys, "/", before, fmt.Sprintf("operation %d failed (%v); machine after", n, err))
 		}
 		issues, derr := writeback.Detect(fsys, root, paths, baseline)
 		must(t, derr)

@@ -229,10 +229,7 @@ func TestDryRunReport(t *testing.T) {
 					t.Errorf("report lacks the line %q:\n%s", w, b.String())
 				}
 			}
-			after := vfstest.Snapshot(t, mem, "/")
-			if d := vfs.Diff(before, after); !d.Empty() {
-				t.Errorf("the lower memory FS changed: %+v", d)
-			}
+			vfstest.WantUnchanged(t, mem, "/", before, "the lower memory FS changed")
 		})
 	}
 }
@@ -284,10 +281,7 @@ func TestDryRunWritesNothingOnDisk(t *testing.T) {
 			}
 		}
 	})
-	after := vfstest.Snapshot(t, host, dir)
-	if d := vfs.Diff(before, after); !d.Empty() {
-		t.Errorf("the dry run changed the disk: %+v", d)
-	}
+	vfstest.WantUnchanged(t, host, dir, before, "the dry run changed the disk")
 }
 
 func TestDryRunUsage(t *testing.T) {
@@ -326,10 +320,7 @@ func TestRunOverlayMatchesCopy(t *testing.T) {
 			}
 		})
 	}
-	after := vfstest.Snapshot(t, osfs.New(), mustAbs(t, catalog))
-	if d := vfs.Diff(before, after); !d.Empty() {
-		t.Errorf("running on overlays changed the catalog on disk: %+v", d)
-	}
+	vfstest.WantUnchanged(t, osfs.New(), mustAbs(t, catalog), before, "running on overlays changed the catalog on disk")
 }
 
 func TestRunOverlayNeedsDirectory(t *testing.T) {
