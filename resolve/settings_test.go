@@ -255,13 +255,23 @@ func TestLoadSettings(t *testing.T) {
 
 func TestLoadSettingsIssues(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
+	// firstSource is the issues of the user settings' first profile
+	// source, one a message.
+	firstSource := func(messages ...string) []resolve.Issue {
+		var out []resolve.Issue
+		for _, m := range messages {
+			out = append(out, resolve.Issue{File: userSettingsA, Pointer: "/profile_sources/0", Message: m})
+		}
+		return out
+	}
+	type issuesCase struct {
 		name  string
 		why   string
 		tree  vfstest.Tree
 		want  []resolve.Issue
 		paths []string
-	}{
+	}
+	tests := []issuesCase{
 		{
 			name:  "a dangling link is a missing file",
 			why:   "only a path that stats and cannot be read is an error",
@@ -307,22 +317,14 @@ func TestLoadSettingsIssues(t *testing.T) {
 		{
 			name: "a source with only 'only' lacks path",
 			tree: vfstest.Tree{userSettings: file("profile_sources: [{only: [a]}]\n")},
-			want: []resolve.Issue{
-				{File: userSettingsA, Pointer: "/profile_sources/0", Message: "must have required property 'path'"},
-				{File: userSettingsA, Pointer: "/profile_sources/0", Message: "must have required property 'uri'"},
-				{File: userSettingsA, Pointer: "/profile_sources/0", Message: "must have required property 'github'"},
-				{File: userSettingsA, Pointer: "/profile_sources/0", Message: "must match exactly one schema in oneOf"},
-			},
+			want: firstSource("must have required property 'path'", "must have required property 'uri'",
+				"must have required property 'github'", "must match exactly one schema in oneOf"),
 		},
 		{
 			name: "path with ref matches no shape",
 			tree: vfstest.Tree{userSettings: file("profile_sources: [{path: ./p, ref: main}]\n")},
-			want: []resolve.Issue{
-				{File: userSettingsA, Pointer: "/profile_sources/0", Message: "must NOT be valid"},
-				{File: userSettingsA, Pointer: "/profile_sources/0", Message: "must have required property 'uri'"},
-				{File: userSettingsA, Pointer: "/profile_sources/0", Message: "must have required property 'github'"},
-				{File: userSettingsA, Pointer: "/profile_sources/0", Message: "must match exactly one schema in oneOf"},
-			},
+			want: firstSource("must NOT be valid", "must have required property 'uri'",
+				"must have required property 'github'", "must match exactly one schema in oneOf"),
 		},
 		{
 			name: "a typo'd key inside startup is one issue",
@@ -363,13 +365,7 @@ func TestLoadSettingsIssues(t *testing.T) {
 		},
 	}
 	for _, doc := range []string{"", "# only a comment\n", "~\n", "- a\n- b\n", "just text\n"} {
-		tests = append(tests, struct {
-			name  string
-			why   string
-			tree  vfstest.Tree
-			want  []resolve.Issue
-			paths []string
-		}{
+		tests = append(tests, issuesCase{
 			name: "not a mapping: " + doc,
 			tree: vfstest.Tree{userSettings: file(doc)},
 			want: []resolve.Issue{{File: userSettingsA, Pointer: "/", Message: "must be object"}},
