@@ -87,6 +87,9 @@ func writeFixture(t *testing.T, bad bool) string {
 	return dir
 }
 
+// TestCheckReportsFailures checks what check prints for a failed
+// scenario: the parts that matter, and the whole output against a golden
+// file.
 func TestCheckReportsFailures(t *testing.T) {
 	t.Parallel()
 	dir := writeFixture(t, true)
@@ -99,6 +102,7 @@ func TestCheckReportsFailures(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	golden.Text(t, filepath.Join("testdata", "check-failure.txt"), scrub(out, filepath.Dir(dir)))
 }
 
 func TestRunPrintsReport(t *testing.T) {

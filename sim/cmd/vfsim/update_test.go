@@ -30,17 +30,25 @@ const fillArchive = simtest.SoloArchive + `-- expected/pi/warnings.json --
 {"runs": [{"agent": "claude", "expect": {"result": {"profileId": "other"}, "summary": {"file": "expected/claude/summary.json"}}}]}
 `
 
+// writeFill writes fillArchive as fill.txtar in a new temporary directory
+// and returns both.
+func writeFill(t *testing.T) (dir, file string) {
+	t.Helper()
+	dir = t.TempDir()
+	file = filepath.Join(dir, "fill.txtar")
+	if err := os.WriteFile(file, []byte(fillArchive), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, file
+}
+
 // TestUpdateGolden: update creates a missing expected file, fills an
 // empty one and an empty summary, in a txtar archive; it says what it
 // wrote and lists the scenario that still fails on an expectation written
 // in the scenario itself (exit 1); run again, it writes nothing.
 func TestUpdateGolden(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
-	file := filepath.Join(tmp, "fill.txtar")
-	if err := os.WriteFile(file, []byte(fillArchive), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tmp, file := writeFill(t)
 	var got strings.Builder
 	for range 2 {
 		code, out, errs := runCLI(t, "update", file)
@@ -76,24 +84,9 @@ func TestUpdateDirectory(t *testing.T) {
 	}
 }
 
-// TestCheckFailureGolden pins what check prints for a failed scenario.
-func TestCheckFailureGolden(t *testing.T) {
-	t.Parallel()
-	dir := writeFixture(t, true)
-	code, out, _ := runCLI(t, "check", dir)
-	if code != 1 {
-		t.Fatalf("vfsim check on a failing fixture = %d, want 1\n%s", code, out)
-	}
-	golden.Text(t, filepath.Join("testdata", "check-failure.txt"), scrub(out, filepath.Dir(dir)))
-}
-
 func TestRunScenarioByNameOrPath(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
-	file := filepath.Join(tmp, "fill.txtar")
-	if err := os.WriteFile(file, []byte(fillArchive), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, file := writeFill(t)
 	for _, ref := range []string{"pi", "scenarios/pi.json", "pi.json"} {
 		code, out, errs := runCLI(t, "run", "--fixture", file, "--scenario", ref)
 		if !strings.HasPrefix(out, "scenario pi\n") {
