@@ -325,7 +325,9 @@ func (x *execution) launch() error {
 	}
 	r.nativeModels, _ = x.fsys.ReadFile(r.Root + "/models.json")
 	r.Summary = SummaryOf(x.res, r.Root)
-	x.observe(Event{Kind: EventSummary, Text: strings.Join(r.Summary.Lines(), "\n"), Summary: r.Summary})
+	if x.opts.Observer != nil { // the text is for an observer only
+		x.observe(Event{Kind: EventSummary, Text: strings.Join(r.Summary.Lines(), "\n"), Summary: r.Summary})
+	}
 	return nil
 }
 
