@@ -109,7 +109,8 @@ func ReportOf(r *Result) RunReport {
 		args = []string{}
 	}
 	rr.Launch = &Launch{Command: r.Plan.Command, Args: args, Env: env}
-	rr.GeneratedProfile = rawJSON(r.GeneratedProfile, tok)
+	jt := newJSONTokenizer(tok)
+	rr.GeneratedProfile = rawJSON(r.GeneratedProfile, jt)
 	rr.CompositeAtLaunch = report.ProjectTree(r.AtLaunch, tok)
 	s := &Summary{
 		LaunchCommand: r.Plan.Command, LaunchArgs: args, LaunchEnv: env,
@@ -121,12 +122,12 @@ func ReportOf(r *Result) RunReport {
 		}
 	}
 	if e, ok := r.AtLaunch[".mcp.json"]; ok && e.Type == vfs.TypeFile {
-		s.MCPConfig = rawJSON(e.Data, tok)
+		s.MCPConfig = rawJSON(e.Data, jt)
 	}
 	if e, ok := r.AtLaunch["keybindings.json"]; ok && e.Type == vfs.TypeFile {
-		s.GeneratedKeybindings = rawJSON(e.Data, tok)
+		s.GeneratedKeybindings = rawJSON(e.Data, jt)
 	}
-	s.NativeModels = rawJSON(r.nativeModels, tok)
+	s.NativeModels = rawJSON(r.nativeModels, jt)
 	rr.Summary = s
 	return rr
 }
@@ -144,12 +145,12 @@ func links(t map[string]report.Entry) int {
 
 // rawJSON returns data as a compact JSON value with its strings tokenized,
 // or nil when it is not JSON.
-func rawJSON(data []byte, tok report.Tokens) json.RawMessage {
+func rawJSON(data []byte, t jsonTokenizer) json.RawMessage {
 	compact, ok := report.CompactJSON(data)
 	if !ok {
 		return nil
 	}
-	return tokenizeStrings(compact, tok)
+	return t.tokenize(compact)
 }
 
 // tokenizeStrings returns the compact JSON data with every string
@@ -157,11 +158,27 @@ func rawJSON(data []byte, tok report.Tokens) json.RawMessage {
 // string without an escape that holds neither root is left as it is
 // without decoding it: Tokenize only changes a string holding one.
 func tokenizeStrings(data []byte, tok report.Tokens) json.RawMessage {
-	var composite []byte
+	return newJSONTokenizer(tok).tokenize(data)
+}
+
+// jsonTokenizer tokenizes the strings of JSON texts for one set of roots.
+type jsonTokenizer struct {
+	tok       report.Tokens
+	composite []byte // the composite root, cleaned; nil when there is none
+}
+
+func newJSONTokenizer(tok report.Tokens) jsonTokenizer {
+	t := jsonTokenizer{tok: tok}
 	if tok.Composite != "" {
-		composite = []byte(path.Clean(tok.Composite))
+		t.composite = []byte(path.Clean(tok.Composite))
 	}
-	var b bytes.Buffer
+	return t
+}
+
+// tokenize is [tokenizeStrings] for t's roots; the buffer of the result is
+// made only when a string changes.
+func (t jsonTokenizer) tokenize(data []byte) json.RawMessage {
+	var b *bytes.Buffer
 	last := 0 // data[last:] is not yet copied to b
 	for i := 0; i < len(data); i++ {
 		if data[i] != '"' {
@@ -177,21 +194,24 @@ func tokenizeStrings(data []byte, tok report.Tokens) json.RawMessage {
 			end++
 		}
 		end++
-		if raw := data[i+1 : end-1]; !escaped && !bytes.Contains(raw, fixtureRoot) && (composite == nil || !bytes.Contains(raw, composite)) {
+		if raw := data[i+1 : end-1]; !escaped && !bytes.Contains(raw, fixtureRoot) && (t.composite == nil || !bytes.Contains(raw, t.composite)) {
 			i = end - 1
 			continue
 		}
 		var str string
 		if json.Unmarshal(data[i:end], &str) == nil {
-			if t := tok.Tokenize(str); t != str {
+			if tokenized := t.tok.Tokenize(str); tokenized != str {
+				if b == nil {
+					b = bytes.NewBuffer(make([]byte, 0, len(data)+len(data)/8))
+				}
 				b.Write(data[last:i])
-				writeString(&b, t)
+				writeString(b, tokenized)
 				last = end
 			}
 		}
 		i = end - 1
 	}
-	if last == 0 {
+	if b == nil {
 		return data
 	}
 	b.Write(data[last:])
