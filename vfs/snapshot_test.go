@@ -318,11 +318,7 @@ func TestHelpersFallbacks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var names []string
-		for _, e := range list {
-			names = append(names, e.Name()+":"+e.Type().String())
-		}
-		if d := cmp.Diff([]string{"a:----------", "b:----------", "l:L---------"}, names); d != "" {
+		if d := cmp.Diff([]string{"a:----------", "b:----------", "l:L---------"}, vfstest.EntryStrings(list)); d != "" {
 			t.Errorf("ReadDir (-want +got):\n%s", d)
 		}
 		_, err = vfs.Stat(fsys, "/nope")

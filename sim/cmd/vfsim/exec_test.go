@@ -123,11 +123,7 @@ func (w *execWorld) read(name string) string {
 // leftovers lists what the runs left in the temporary directory.
 func (w *execWorld) leftovers() []string {
 	entries, _ := os.ReadDir(w.tmp)
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	return out
+	return vfstest.EntryNames(entries)
 }
 
 // buildVfsim builds this command into a temporary directory.
