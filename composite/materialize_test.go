@@ -85,11 +85,7 @@ func TestWriteStatePaths(t *testing.T) {
 	if len(warnings) != 0 {
 		t.Errorf("warnings %q", warnings)
 	}
-	tree := vfstest.Snapshot(t, fsys, root)
-	got := map[string]string{}
-	for p, e := range tree {
-		got[p] = string(e.Type) + " " + e.Target + string(e.Data)
-	}
+	got := typeAndText(vfstest.Snapshot(t, fsys, root))
 	want := map[string]string{
 		"auth.json":              "symlink /src/auth.json",
 		"settings.json":          "symlink /src/settings.json",
@@ -105,11 +101,7 @@ func TestWriteStatePaths(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("composite (-want +got):\n%s", diff)
 	}
-	src := vfstest.Snapshot(t, fsys, "/src")
-	gotSrc := map[string]string{}
-	for p, e := range src {
-		gotSrc[p] = string(e.Type) + " " + string(e.Data)
-	}
+	gotSrc := typeAndText(vfstest.Snapshot(t, fsys, "/src"))
 	wantSrc := map[string]string{
 		"auth.json":     "file ",
 		"settings.json": "file ",
@@ -120,6 +112,16 @@ func TestWriteStatePaths(t *testing.T) {
 	if diff := cmp.Diff(wantSrc, gotSrc); diff != "" {
 		t.Errorf("sources (-want +got):\n%s", diff)
 	}
+}
+
+// typeAndText describes each entry of tree as its type, a space, and its
+// link target or file content.
+func typeAndText(tree vfs.Tree) map[string]string {
+	out := map[string]string{}
+	for p, e := range tree {
+		out[p] = string(e.Type) + " " + e.Target + string(e.Data)
+	}
+	return out
 }
 
 func TestEnsureSourceMismatch(t *testing.T) {
