@@ -217,12 +217,9 @@ func TestLaunchSummaryLines(t *testing.T) {
 // agent runs when a refresh exports anew; the result holds them too.
 func TestExportMessagesBeforeLaunch(t *testing.T) {
 	t.Parallel()
-	m := vfs.NewMemFS(vfs.MemOptions{})
-	vfstest.WriteFiles(t, m, "/", map[string]string{
-		"h/.outfitter/settings.yml":               "default_profile: eng\nprofile_export: true\nprofile_sources:\n  - path: ./cache/mine\n",
-		"h/.outfitter/cache/mine/eng/profile.yml": "id: eng\n",
-		"p/.keep":   "",
-		"tmp/.keep": "",
+	m := newMachine(t, map[string]string{
+		"/h/.outfitter/settings.yml":               "default_profile: eng\nprofile_export: true\nprofile_sources:\n  - path: ./cache/mine\n",
+		"/h/.outfitter/cache/mine/eng/profile.yml": "id: eng\n",
 	})
 	var got []string
 	obs := sim.ObserverFunc(func(_ context.Context, e sim.Event) {

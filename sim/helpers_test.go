@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // upstreamScenarios parses the scenario files of fixtures/upstream, in
@@ -29,4 +31,18 @@ func upstreamScenarios(tb testing.TB) []*fixtures.Scenario {
 		out = append(out, sc)
 	}
 	return out
+}
+
+// newMachine is a memory machine with a home, a project and /tmp, and the
+// given files.
+func newMachine(t *testing.T, files map[string]string) *vfs.MemFS {
+	t.Helper()
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	for _, d := range []string{"/h", "/p", "/tmp"} {
+		if err := m.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vfstest.WriteFiles(t, m, "/", files)
+	return m
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/sim/sources"
 	"github.com/outfitter-go/vfsim/vfs"
-	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
@@ -47,20 +46,6 @@ func (g *memGit) Run(_ context.Context, dir, name string, args ...string) (strin
 		}
 	}
 	return "", nil
-}
-
-// newMachine is a memory machine with a home, a project and /tmp, and the
-// given files.
-func newMachine(t *testing.T, files map[string]string) *vfs.MemFS {
-	t.Helper()
-	m := vfs.NewMemFS(vfs.MemOptions{})
-	for _, d := range []string{"/h", "/p", "/tmp"} {
-		if err := m.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	vfstest.WriteFiles(t, m, "/", files)
-	return m
 }
 
 var exitZero = sim.AgentFunc(func(context.Context, *sim.Session) (writeback.Exit, error) {
