@@ -24,8 +24,11 @@
 // A [Tree] maps relative paths to nodes made with [File], [Dir] and
 // [Link]; [Build] creates it below a root of any file system with the
 // needed capabilities, and [Tree.Entries] gives the [vfs.Tree] that
-// [vfs.Snapshot] must then report. Helpers take a [TB], which both
-// *testing.T and *rapid.T satisfy.
+// [vfs.Snapshot] must then report. [WriteFiles] adds files given as text
+// to a tree that exists, [Snapshot] takes a snapshot that must succeed,
+// [WantUnchanged] checks that a tree is still as an earlier snapshot
+// recorded it, and [EntryNames] gives the names of a listing. Helpers take
+// a [TB], which both *testing.T and *rapid.T satisfy.
 //
 // # Differential tests against the kernel
 //
