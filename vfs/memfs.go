@@ -46,20 +46,28 @@ type MemFS struct {
 	// Calls that change the tree read it holding mu exclusively; Clone,
 	// which holds mu shared so that clones of one file system do not wait
 	// for each other, replaces it atomically.
-	own     atomic.Pointer[owner]
+	own     atomic.Uint64
 	nextIno uint64
 	clock   func() time.Time
 	umask   fs.FileMode
 	handles map[*memFile]struct{}
 }
 
-// owner identifies the MemFS that may mutate a node in place. Nodes whose
-// owner is not the file system's current owner are shared with a clone and
-// are copied before any change (copy-on-write).
-type owner struct{ _ byte }
+// An owner identifies the MemFS that may mutate a node in place. Nodes
+// whose owner is not the file system's current owner are shared with a
+// clone and are copied before any change (copy-on-write). Owners are
+// numbers drawn from owners, so that a clone allocates none; 0 owns
+// nothing.
+type owner = uint64
+
+// owners is the last owner handed out.
+var owners atomic.Uint64
+
+// newOwner returns an owner that no MemFS has had.
+func newOwner() owner { return owners.Add(1) }
 
 type node struct {
-	own     *owner
+	own     owner
 	ino     uint64
 	mode    fs.FileMode // type bits and permissions
 	mtime   time.Time
@@ -93,7 +101,7 @@ func NewMemFS(opts MemOptions) *MemFS {
 	if m.clock == nil {
 		m.clock = time.Now
 	}
-	m.own.Store(&owner{})
+	m.own.Store(newOwner())
 	m.nextIno = 1
 	m.root = &node{own: m.owner(), ino: m.nextIno, mode: fs.ModeDir | 0o755, mtime: m.clock()}
 	return m
@@ -109,15 +117,15 @@ func (m *MemFS) Clone() *MemFS {
 	// From now on m shares its nodes too: it copies them before a change,
 	// like the clone. Reads hold mu shared and never look at own; calls
 	// that change the tree hold it exclusively, so none runs meanwhile.
-	m.own.Store(&owner{})
+	m.own.Store(newOwner())
 	c := &MemFS{root: m.root, nextIno: m.nextIno, clock: m.clock, umask: m.umask}
-	c.own.Store(&owner{})
+	c.own.Store(newOwner())
 	return c
 }
 
 // owner returns the owner of the nodes m may change in place; the caller
 // holds m.mu exclusively.
-func (m *MemFS) owner() *owner { return m.own.Load() }
+func (m *MemFS) owner() owner { return m.own.Load() }
 
 // --- path resolution ---------------------------------------------------
 
