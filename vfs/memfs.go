@@ -51,6 +51,7 @@ type MemFS struct {
 	clock   func() time.Time
 	umask   fs.FileMode
 	handles map[*memFile]struct{}
+	slab    slab
 }
 
 // An owner identifies the MemFS that may mutate a node in place. Nodes
@@ -255,27 +256,34 @@ func (m *MemFS) mutableChild(parent *node, name string) *node {
 	child := parent.child(name)
 	if child.own != m.owner() {
 		child = m.copyNode(child)
-		parent.setChild(name, child)
+		m.setChild(parent, name, child)
 	}
 	return child
 }
 
+// copyNode returns this file system's own copy of n; the caller holds
+// m.mu exclusively.
 func (m *MemFS) copyNode(n *node) *node {
-	c := node{own: m.owner(), ino: n.ino, mode: n.mode, mtime: n.mtime, data: n.data, target: n.target}
+	c := m.slab.node()
+	*c = node{own: m.owner(), ino: n.ino, mode: n.mode, mtime: n.mtime, data: n.data, target: n.target}
 	if n.children != nil {
 		// Room for one more entry: a directory is often copied to add one.
-		c.children = make([]dirent, len(n.children), len(n.children)+1)
+		c.children = m.slab.dirents(len(n.children), len(n.children)+1)
 		copy(c.children, n.children)
 	}
 	if n.big != nil {
 		c.big = maps.Clone(n.big)
 	}
-	return &c
+	return c
 }
 
+// newNode returns a new node with mode; the caller holds m.mu
+// exclusively.
 func (m *MemFS) newNode(mode fs.FileMode) *node {
 	m.nextIno++
-	return &node{own: m.owner(), ino: m.nextIno, mode: mode, mtime: m.clock()}
+	n := m.slab.node()
+	*n = node{own: m.owner(), ino: m.nextIno, mode: mode, mtime: m.clock()}
+	return n
 }
 
 // addNode makes a new node with mode the child name of the directory
@@ -283,9 +291,55 @@ func (m *MemFS) newNode(mode fs.FileMode) *node {
 // the node's, as creating an entry does.
 func (m *MemFS) addNode(parent *node, name string, mode fs.FileMode) *node {
 	n := m.newNode(mode)
-	parent.setChild(name, n)
+	m.setChild(parent, name, n)
 	parent.mtime = n.mtime
 	return n
+}
+
+// A slab hands out the nodes and directory entries of one MemFS in
+// batches, so that building a tree does not allocate each of them. Only
+// the MemFS that holds it takes from it, holding its lock exclusively; a
+// clone starts with an empty one. What it has handed out is never handed
+// out again. A batch lives as long as any node or entry in it is in use:
+// the batches are kept small (slabNodes nodes, slabDirents entries) to
+// bound what a removed node keeps alive.
+type slab struct {
+	nodeBuf   []node
+	nodeN     int // size of the last node batch
+	direntBuf []dirent
+	direntN   int // size of the last entry batch
+}
+
+// The largest batches of a slab.
+const (
+	slabNodes   = 16
+	slabDirents = 64
+)
+
+// node returns a zero node of its own.
+func (s *slab) node() *node {
+	if len(s.nodeBuf) == 0 {
+		s.nodeN = min(max(2*s.nodeN, 4), slabNodes)
+		s.nodeBuf = make([]node, s.nodeN)
+	}
+	n := &s.nodeBuf[0]
+	s.nodeBuf = s.nodeBuf[1:]
+	return n
+}
+
+// dirents returns a zero slice of n entries with capacity c, its own: an
+// append past c moves it elsewhere.
+func (s *slab) dirents(n, c int) []dirent {
+	if c > slabDirents/4 {
+		return make([]dirent, n, c)
+	}
+	if c > len(s.direntBuf) {
+		s.direntN = min(max(2*s.direntN, 16), slabDirents)
+		s.direntBuf = make([]dirent, s.direntN)
+	}
+	d := s.direntBuf[:n:c]
+	s.direntBuf = s.direntBuf[c:]
+	return d
 }
 
 // numChildren returns the number of entries of the directory n.
@@ -340,8 +394,9 @@ func (n *node) child(name string) *node {
 	return nil
 }
 
-// setChild adds or replaces the entry name of the directory n.
-func (n *node) setChild(name string, c *node) {
+// setChild adds or replaces the entry name of the directory n, which m
+// owns; the caller holds m.mu exclusively.
+func (m *MemFS) setChild(n *node, name string, c *node) {
 	if n.big != nil {
 		n.big[name] = c
 		return
@@ -357,11 +412,19 @@ func (n *node) setChild(name string, c *node) {
 			n.big[e.name] = e.n
 		}
 		n.big[name] = c
+		clear(n.children)
 		n.children = nil
 		return
 	}
-	if n.children == nil {
-		n.children = make([]dirent, 0, 4)
+	if len(n.children) == cap(n.children) {
+		// The entries move to a larger slice. The old one is the node's
+		// own (a node shared with a clone is copied, entries and all,
+		// before a change): clear it, so that the slab holding it keeps
+		// no entry alive.
+		grown := m.slab.dirents(len(n.children), max(4, 2*len(n.children)))
+		copy(grown, n.children)
+		clear(n.children)
+		n.children = grown
 	}
 	n.children = slices.Insert(n.children, i, dirent{name: name, n: c})
 }
@@ -907,7 +970,7 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	sp.removeChild(src.base)
 	sp.mtime = now
 	dp := m.mutableDir(dst.chain())
-	dp.setChild(dst.base, moved)
+	m.setChild(dp, dst.base, moved)
 	dp.mtime = now
 	m.renameHandles(canonical(src), canonical(dst))
 	return nil
