@@ -47,15 +47,17 @@ func DiffFS(before, after FS, root string, opts SnapshotOptions) (Delta, error) 
 	w.diff(mb, ma, rb, ra, "", &d, &added)
 	// The added subtrees are known: size the map once for all their
 	// entries, then fill it (in no particular order: a map has none).
-	n := 0
+	var size walkSize
 	for _, a := range added {
-		n += a.size()
+		s := a.size(len(root))
+		size.entries += s.entries
+		size.bytes += s.bytes
 	}
-	d.Added = make(map[string]Entry, n)
+	d.Added = make(map[string]Entry, size.entries)
+	w.names.Grow(size.bytes)
 	for _, a := range added {
-		w.setAbs(root, a.rel)
 		if a.self {
-			d.Added[a.rel] = w.entry(ma, a.n)
+			d.Added[a.rel] = w.entry(ma, a.n, a.rel)
 		}
 		if a.n.isDir() {
 			w.treeUnordered(ma, a.n, a.rel, Tree(d.Added))
@@ -75,16 +77,22 @@ type addedTree struct {
 	self bool
 }
 
-// size returns the most entries the added subtree can record.
-func (a addedTree) size() int {
-	n := 0
+// size returns the most the walk of the added subtree can record, under
+// a root of rootLen bytes.
+func (a addedTree) size(rootLen int) walkSize {
+	var s walkSize
 	if a.self {
-		n = 1
+		s.entries = 1
+		if a.n.isSymlink() {
+			s.bytes = rootLen + 1 + len(a.rel)
+		}
 	}
 	if a.n.isDir() {
-		n += countNodes(a.n)
+		c := treeSize(a.n, len(a.rel), rootLen)
+		s.entries += c.entries
+		s.bytes += c.bytes
 	}
-	return n
+	return s
 }
 
 // rootNodeLocked returns the directory node at root (not following a
@@ -106,18 +114,12 @@ func (m *MemFS) rootNodeLocked(root string) (*node, error) {
 	return res.n, nil
 }
 
-// diff compares two directory nodes at the relative path rel, whose
-// absolute name is w.abs; the callers hold both locks. A subtree the two
+// diff compares two directory nodes at the relative path rel; the
+// callers hold both locks. A subtree the two
 // file systems share is not visited.
 func (w *nodeWalk) diff(mb, ma *MemFS, b, a *node, rel string, d *Delta, added *[]addedTree) {
 	if a == b {
 		return
-	}
-	join := func(name string) string {
-		if rel == "" {
-			return name
-		}
-		return rel + "/" + name
 	}
 	// Both lists are sorted by name: walk them side by side.
 	bc, ac := b.entries(), a.entries()
@@ -126,20 +128,20 @@ func (w *nodeWalk) diff(mb, ma *MemFS, b, a *node, rel string, d *Delta, added *
 		case len(ac) == 0 || len(bc) > 0 && bc[0].name < ac[0].name:
 			name, bn := bc[0].name, bc[0].n
 			bc = bc[1:]
-			if r := join(name); !w.skip(r, name, bn) {
+			if r := w.join(rel, name); !w.skip(r, name, bn) {
 				w.removeSubtree(bn, r, d)
 			}
 		case len(bc) == 0 || ac[0].name < bc[0].name:
 			name, an := ac[0].name, ac[0].n
 			ac = ac[1:]
-			if r := join(name); !w.skip(r, name, an) {
+			if r := w.join(rel, name); !w.skip(r, name, an) {
 				*added = append(*added, addedTree{rel: r, n: an, self: true})
 			}
 		default:
 			name, bn, an := bc[0].name, bc[0].n, ac[0].n
 			bc, ac = bc[1:], ac[1:]
 			if an != bn {
-				w.both(mb, ma, name, bn, an, join(name), d, added)
+				w.both(mb, ma, name, bn, an, w.join(rel, name), d, added)
 			}
 		}
 	}
@@ -160,9 +162,7 @@ func (w *nodeWalk) both(mb, ma *MemFS, name string, bn, an *node, rel string, d 
 		*added = append(*added, addedTree{rel: rel, n: an, self: true})
 		return
 	}
-	l := w.push(name)
-	defer w.pop(l)
-	eb, ea := w.entry(mb, bn), w.entry(ma, an)
+	eb, ea := w.entry(mb, bn, rel), w.entry(ma, an, rel)
 	if !eb.Equal(ea) {
 		d.Changed[rel] = Change{Before: eb, After: ea}
 	}
@@ -185,7 +185,7 @@ func (w *nodeWalk) removeSubtree(n *node, rel string, d *Delta) {
 
 func (w *nodeWalk) removeChildren(dir *node, rel string, d *Delta) {
 	for _, e := range dir.entries() {
-		r := rel + "/" + e.name
+		r := w.join(rel, e.name)
 		if w.skip(r, e.name, e.n) {
 			continue
 		}

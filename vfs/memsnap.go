@@ -1,5 +1,7 @@
 package vfs
 
+import "strings"
+
 // snapshot is [SnapshotWith] for a MemFS: one walk over the nodes under a
 // shared lock, without resolving every path again from the root. The
 // result is the same as the generic walk's.
@@ -10,35 +12,58 @@ func (m *MemFS) snapshot(root string, opts SnapshotOptions) (Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := make(Tree, countNodes(dir))
+	size := treeSize(dir, 0, len(root))
+	t := make(Tree, size.entries)
 	w := newNodeWalk(root, opts)
+	w.names.Grow(size.bytes)
 	w.tree(m, dir, "", t)
 	return t, nil
 }
 
-// countNodes counts the entries below dir, to size a snapshot's map once.
-func countNodes(dir *node) int {
-	n := dir.numChildren()
+// A walkSize is what a walk below a directory records: its entries, and
+// the bytes of the names it makes (see [nodeWalk.names]).
+type walkSize struct{ entries, bytes int }
+
+// treeSize returns the size of a walk below dir, whose relative name is
+// relLen bytes long, under a root of rootLen bytes.
+func treeSize(dir *node, relLen, rootLen int) walkSize {
+	var s walkSize
+	add := func(name string, n *node) {
+		s.entries++
+		l := len(name)
+		if relLen > 0 {
+			l += relLen + 1
+			s.bytes += l
+		}
+		if n.isSymlink() {
+			s.bytes += rootLen + 1 + l
+		}
+		if n.isDir() {
+			c := treeSize(n, l, rootLen)
+			s.entries += c.entries
+			s.bytes += c.bytes
+		}
+	}
 	for _, e := range dir.children {
-		if e.n.isDir() {
-			n += countNodes(e.n)
-		}
+		add(e.name, e.n)
 	}
-	for _, c := range dir.big {
-		if c.isDir() {
-			n += countNodes(c)
-		}
+	for name, c := range dir.big {
+		add(name, c)
 	}
-	return n
+	return s
 }
 
 // nodeWalk is the state of a walk over the nodes of a MemFS (a snapshot,
 // a diff), kept in buffers that the whole walk reuses.
 type nodeWalk struct {
 	opts SnapshotOptions
-	// abs is the absolute name of the node being visited, through which
-	// its links resolve; empty for the root "/".
-	abs []byte
+	root string
+	// names holds the names the walk makes, relative (the keys of a tree,
+	// the paths given to Skip) and absolute (those through which links
+	// resolve), one after the other: each is a substring of the builder's
+	// string, which later writes append to and never change, so that a
+	// name costs no allocation of its own.
+	names strings.Builder
 	// infos are fresh file information values for Skip, allocated in
 	// batches of growing size; each goes to one call, so a Skip that keeps
 	// one is safe.
@@ -47,30 +72,31 @@ type nodeWalk struct {
 }
 
 func newNodeWalk(root string, opts SnapshotOptions) nodeWalk {
-	w := nodeWalk{opts: opts}
-	if root != "/" {
-		w.abs = append(make([]byte, 0, len(root)+64), root...)
+	return nodeWalk{opts: opts, root: root}
+}
+
+// join returns rel + "/" + name, or name when rel is empty.
+func (w *nodeWalk) join(rel, name string) string {
+	if rel == "" {
+		return name
 	}
-	return w
+	start := w.names.Len()
+	w.names.WriteString(rel)
+	w.names.WriteByte('/')
+	w.names.WriteString(name)
+	return w.names.String()[start:]
 }
 
-// setAbs sets w.abs to the absolute name of rel below root.
-func (w *nodeWalk) setAbs(root, rel string) {
-	w.abs = w.abs[:0]
-	if root != "/" {
-		w.abs = append(w.abs, root...)
+// absolute returns the absolute name of rel, relative to the root.
+func (w *nodeWalk) absolute(rel string) string {
+	start := w.names.Len()
+	if w.root != "/" {
+		w.names.WriteString(w.root)
 	}
-	w.abs = append(append(w.abs, '/'), rel...)
+	w.names.WriteByte('/')
+	w.names.WriteString(rel)
+	return w.names.String()[start:]
 }
-
-// push appends name to w.abs and returns the length to give to pop.
-func (w *nodeWalk) push(name string) int {
-	l := len(w.abs)
-	w.abs = append(append(w.abs, '/'), name...)
-	return l
-}
-
-func (w *nodeWalk) pop(l int) { w.abs = w.abs[:l] }
 
 // skip calls the Skip option, if any, for the entry n named name at rel.
 func (w *nodeWalk) skip(rel, name string, n *node) bool {
@@ -87,8 +113,8 @@ func (w *nodeWalk) skip(rel, name string, n *node) bool {
 	return w.opts.Skip(rel, fi)
 }
 
-// tree records the entries below dir, whose relative path is rel, in t;
-// w.abs holds dir's absolute name. Entries are visited in lexical order.
+// tree records the entries below dir, whose relative path is rel, in t.
+// Entries are visited in lexical order.
 func (w *nodeWalk) tree(m *MemFS, dir *node, rel string, t Tree) {
 	for _, e := range dir.entries() {
 		w.treeEntry(m, e.name, e.n, rel, t, true)
@@ -113,15 +139,11 @@ func (w *nodeWalk) treeUnordered(m *MemFS, dir *node, rel string, t Tree) {
 // treeEntry records the entry name of the directory at rel, node n, and
 // what is below it (in lexical order when ordered).
 func (w *nodeWalk) treeEntry(m *MemFS, name string, n *node, rel string, t Tree, ordered bool) {
-	r := name
-	if rel != "" {
-		r = rel + "/" + name
-	}
+	r := w.join(rel, name)
 	if w.skip(r, name, n) {
 		return
 	}
-	l := w.push(name)
-	t[r] = w.entry(m, n)
+	t[r] = w.entry(m, n, r)
 	if n.isDir() {
 		if ordered {
 			w.tree(m, n, r, t)
@@ -129,14 +151,13 @@ func (w *nodeWalk) treeEntry(m *MemFS, name string, n *node, rel string, t Tree,
 			w.treeUnordered(m, n, r, t)
 		}
 	}
-	w.pop(l)
 }
 
-// entry returns the snapshot entry of n, whose absolute name is w.abs.
-func (w *nodeWalk) entry(m *MemFS, n *node) Entry {
+// entry returns the snapshot entry of n, whose relative name is rel.
+func (w *nodeWalk) entry(m *MemFS, n *node, rel string) Entry {
 	switch {
 	case n.isSymlink():
-		res, err := m.walk(string(w.abs), walkFollow)
+		res, err := m.walk(w.absolute(rel), walkFollow)
 		return Entry{Type: TypeSymlink, Target: n.target, TargetExists: err == nil && res.n != nil}
 	case n.isDir():
 		return Entry{Type: TypeDir, Mode: n.mode.Perm()}
