@@ -43,8 +43,7 @@ func DiffFS(before, after FS, root string, opts SnapshotOptions) (Delta, error) 
 	}
 	d := Delta{Changed: map[string]Change{}, Removed: []string{}}
 	w := newNodeWalk(root, opts)
-	var added []addedTree
-	w.diff(mb, ma, rb, ra, "", &d, &added)
+	added := w.diff(mb, ma, rb, ra, "", &d, nil)
 	// The added subtrees are known: size the map once for all their
 	// entries, then fill it (in no particular order: a map has none).
 	var size walkSize
@@ -75,6 +74,14 @@ type addedTree struct {
 	rel  string
 	n    *node
 	self bool
+}
+
+// addTree appends a to added, which starts with room for a few.
+func addTree(added []addedTree, a addedTree) []addedTree {
+	if added == nil {
+		added = make([]addedTree, 0, 8)
+	}
+	return append(added, a)
 }
 
 // size returns the most the walk of the added subtree can record, under
@@ -114,12 +121,12 @@ func (m *MemFS) rootNodeLocked(root string) (*node, error) {
 	return res.n, nil
 }
 
-// diff compares two directory nodes at the relative path rel; the
-// callers hold both locks. A subtree the two
-// file systems share is not visited.
-func (w *nodeWalk) diff(mb, ma *MemFS, b, a *node, rel string, d *Delta, added *[]addedTree) {
+// diff compares two directory nodes at the relative path rel, and
+// returns added with the subtrees found added appended; the callers hold
+// both locks. A subtree the two file systems share is not visited.
+func (w *nodeWalk) diff(mb, ma *MemFS, b, a *node, rel string, d *Delta, added []addedTree) []addedTree {
 	if a == b {
-		return
+		return added
 	}
 	// Both lists are sorted by name: walk them side by side.
 	bc, ac := b.entries(), a.entries()
@@ -135,32 +142,33 @@ func (w *nodeWalk) diff(mb, ma *MemFS, b, a *node, rel string, d *Delta, added *
 			name, an := ac[0].name, ac[0].n
 			ac = ac[1:]
 			if r := w.join(rel, name); !w.skip(r, name, an) {
-				*added = append(*added, addedTree{rel: r, n: an, self: true})
+				added = addTree(added, addedTree{rel: r, n: an, self: true})
 			}
 		default:
 			name, bn, an := bc[0].name, bc[0].n, ac[0].n
 			bc, ac = bc[1:], ac[1:]
 			if an != bn {
-				w.both(mb, ma, name, bn, an, w.join(rel, name), d, added)
+				added = w.both(mb, ma, name, bn, an, w.join(rel, name), d, added)
 			}
 		}
 	}
+	return added
 }
 
-// both compares the entries bn and an, both named name, at rel.
-func (w *nodeWalk) both(mb, ma *MemFS, name string, bn, an *node, rel string, d *Delta, added *[]addedTree) {
+// both compares the entries bn and an, both named name, at rel, like
+// diff.
+func (w *nodeWalk) both(mb, ma *MemFS, name string, bn, an *node, rel string, d *Delta, added []addedTree) []addedTree {
 	skipB := w.skip(rel, name, bn)
 	skipA := w.skip(rel, name, an)
 	switch {
 	case skipA && skipB:
-		return
+		return added
 	case skipA:
 		w.removeSubtree(bn, rel, d)
-		return
+		return added
 	}
 	if skipB {
-		*added = append(*added, addedTree{rel: rel, n: an, self: true})
-		return
+		return addTree(added, addedTree{rel: rel, n: an, self: true})
 	}
 	eb, ea := w.entry(mb, bn, rel), w.entry(ma, an, rel)
 	if !eb.Equal(ea) {
@@ -168,12 +176,13 @@ func (w *nodeWalk) both(mb, ma *MemFS, name string, bn, an *node, rel string, d 
 	}
 	switch {
 	case bn.isDir() && an.isDir():
-		w.diff(mb, ma, bn, an, rel, d, added)
+		return w.diff(mb, ma, bn, an, rel, d, added)
 	case bn.isDir():
 		w.removeChildren(bn, rel, d)
 	case an.isDir():
-		*added = append(*added, addedTree{rel: rel, n: an})
+		return addTree(added, addedTree{rel: rel, n: an})
 	}
+	return added
 }
 
 func (w *nodeWalk) removeSubtree(n *node, rel string, d *Delta) {

@@ -75,11 +75,23 @@ func newNodeWalk(root string, opts SnapshotOptions) nodeWalk {
 	return nodeWalk{opts: opts, root: root}
 }
 
+// reserve makes room in w.names for n more bytes: a walk whose names
+// were not counted beforehand (a diff's) grows it by at least namesMin.
+func (w *nodeWalk) reserve(n int) {
+	if w.names.Cap()-w.names.Len() < n {
+		w.names.Grow(max(n, namesMin))
+	}
+}
+
+// namesMin is the least a walk grows its names by.
+const namesMin = 256
+
 // join returns rel + "/" + name, or name when rel is empty.
 func (w *nodeWalk) join(rel, name string) string {
 	if rel == "" {
 		return name
 	}
+	w.reserve(len(rel) + 1 + len(name))
 	start := w.names.Len()
 	w.names.WriteString(rel)
 	w.names.WriteByte('/')
@@ -89,6 +101,7 @@ func (w *nodeWalk) join(rel, name string) string {
 
 // absolute returns the absolute name of rel, relative to the root.
 func (w *nodeWalk) absolute(rel string) string {
+	w.reserve(len(w.root) + 1 + len(rel))
 	start := w.names.Len()
 	if w.root != "/" {
 		w.names.WriteString(w.root)
