@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -204,16 +203,12 @@ type source struct {
 func sourcesOf(paths []string) ([]source, error) {
 	var out []source
 	if len(paths) == 0 {
-		cat := fixtures.Catalog()
-		entries, err := fs.ReadDir(cat, ".") // sorted by name
+		names, err := fixtures.CatalogNames()
 		if err != nil {
-			return nil, fmt.Errorf("read catalog: %w", err)
+			return nil, err
 		}
-		for _, e := range entries {
-			if e.IsDir() {
-				name := e.Name()
-				out = append(out, source{load: func() (*fixtures.Fixture, error) { return fixtures.LoadFS(cat, name) }})
-			}
+		for _, name := range names {
+			out = append(out, source{load: func() (*fixtures.Fixture, error) { return fixtures.LoadCatalogFixture(name) }})
 		}
 		return out, nil
 	}
