@@ -1,9 +1,10 @@
 package composite
 
 import (
-	"path"
 	"slices"
 	"strings"
+
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // Claude is the adapter of Claude Code.
@@ -46,7 +47,7 @@ func (a Claude) Compose(in *Input) (*Composite, []string, error) {
 			}
 			return ""
 		},
-		Native: func(key string) string { return path.Join(in.Home, ".claude", strings.TrimSuffix(key, "/")) },
+		Native: func(key string) string { return vfs.Join(in.Home, ".claude", strings.TrimSuffix(key, "/")) },
 	})
 	if err != nil {
 		return nil, nil, err
@@ -89,7 +90,7 @@ func (a Claude) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	}
 	args = append(args, m.Args...)
 	if hasAsset(in.Assets, AssetSkill) {
-		args = append(args, "--plugin-dir", path.Join(c.Root, pluginDir))
+		args = append(args, "--plugin-dir", vfs.Join(c.Root, pluginDir))
 	}
 	args = append(args, in.PassThrough...)
 	plan := LaunchPlan{Command: claudeID, Args: args, Env: append([]EnvVar(nil), m.Environment...)}

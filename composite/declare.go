@@ -163,7 +163,7 @@ func candidates(key string, sources StateSources, owned stateDirs) []string {
 	name := strings.TrimSuffix(key, "/")
 	out := make([]string, 0, len(owned.dirs)+1)
 	for _, d := range slices.Backward(owned.dirs) {
-		out = append(out, path.Join(d.dir, name))
+		out = append(out, vfs.Join(d.dir, name))
 	}
 	return append(out, sources.Native(key))
 }
@@ -193,7 +193,7 @@ type stateDirs struct {
 func stateFolders(in *Input, adapter string) stateDirs {
 	out := stateDirs{fsys: in.FS}
 	for _, f := range in.ProfileFolders {
-		d := path.Join(f, "cli_specific", adapter)
+		d := vfs.Join(f, "cli_specific", adapter)
 		if fi, err := vfs.Stat(in.FS, d); err == nil && fi.IsDir() {
 			out.dirs = append(out.dirs, stateDir{dir: d, folder: f, checkout: checkoutOf(in.Layers, f)})
 		}
@@ -224,7 +224,7 @@ func checkoutOf(layers []resolve.Layer, folder string) string {
 func (o stateDirs) source(key string) (string, error) {
 	name := strings.TrimSuffix(key, "/")
 	for _, d := range slices.Backward(o.dirs) {
-		p := path.Join(d.dir, name)
+		p := vfs.Join(d.dir, name)
 		if _, err := vfs.Stat(o.fsys, p); err != nil {
 			continue
 		}
@@ -290,7 +290,7 @@ func confined(fsys vfs.FS, name, checkout string) error {
 	if rel := relTo(checkout, name); !strings.HasPrefix(rel, "..") && !path.IsAbs(rel) {
 		p := checkout
 		for _, c := range strings.Split(rel, "/") {
-			p = path.Join(p, c)
+			p = vfs.Join(p, c)
 			if fi, err := vfs.Lstat(fsys, p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 				continue
 			}

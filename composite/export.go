@@ -113,7 +113,7 @@ func planExport(fsys vfs.FS, res *resolve.Result, exporter PromptExporter) (*exp
 	if owner.Layout == resolve.LayoutFlatFile {
 		name = p.ID + "." + name
 	}
-	out := path.Join(root, name)
+	out := vfs.Join(root, name)
 	if !strictlyInside(out, root) {
 		return nil, &ExportError{Path: out, Root: root}
 	}

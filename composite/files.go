@@ -188,7 +188,7 @@ func resolveAgainst(dir, p string) string {
 		}
 		return dir + "/" + p
 	}
-	return path.Join(dir, p)
+	return vfs.Join(dir, p)
 }
 
 // parentOf is path.Dir of a clean absolute path, without cleaning again.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // skillIDPattern is the syntax of a catalog skill id.
@@ -69,7 +70,7 @@ func trimGitSuffix(s string) string {
 func pathIdentity(t, cwd string) string {
 	if strings.HasPrefix(t, ".") || strings.HasPrefix(t, "/") {
 		if !path.IsAbs(t) {
-			t = path.Join(cwd, t)
+			t = vfs.Join(cwd, t)
 		}
 		return "path:" + path.Clean(t)
 	}

@@ -63,11 +63,11 @@ func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 	paths, err := in.StatePaths(piDeclarations, StateSources{
 		Override: func(key string) string {
 			if key == "utilities/" || key == "bin/" {
-				return path.Join(in.Cache, "utilities")
+				return vfs.Join(in.Cache, "utilities")
 			}
 			return ""
 		},
-		Native: func(key string) string { return path.Join(in.Home, ".pi", "agent", strings.TrimSuffix(key, "/")) },
+		Native: func(key string) string { return vfs.Join(in.Home, ".pi", "agent", strings.TrimSuffix(key, "/")) },
 	})
 	if err != nil {
 		return nil, nil, err
@@ -187,7 +187,7 @@ func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]st
 	}
 	dir := c.Root
 	if in.Onboarding != nil {
-		if err := quietStartup(fsys, path.Join(dir, "settings.json")); err != nil {
+		if err := quietStartup(fsys, vfs.Join(dir, "settings.json")); err != nil {
 			return nil, err
 		}
 	}
@@ -204,7 +204,7 @@ func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]st
 			if a[0] == AssetPiExtension {
 				data = stampPiExtension(data, PiRuntimeValuesOf(in))
 			}
-			out := path.Join(dir, a[1])
+			out := vfs.Join(dir, a[1])
 			if err := fsys.MkdirAll(path.Dir(out), 0o755); err != nil {
 				return nil, &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
 			}
@@ -212,7 +212,7 @@ func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]st
 				return nil, &WriteError{Step: "write file", Path: out, Err: err}
 			}
 		}
-		plan.Args = append([]string{"--extension", path.Join(dir, extensionPath)}, plan.Args...)
+		plan.Args = append([]string{"--extension", vfs.Join(dir, extensionPath)}, plan.Args...)
 		plan.Setenv("PI_CODING_AGENT_DIR", dir)
 	}
 	configured, err := piLoginConfigured(fsys, dir)
@@ -273,7 +273,7 @@ func (e *LoginStateError) Unwrap() error { return e.Err }
 // is not JSON holds none; one that cannot be read is an error.
 func piLoginConfigured(fsys FS, dir string) (bool, error) {
 	for _, name := range []string{"auth.json", "models.json"} {
-		p := path.Join(dir, name)
+		p := vfs.Join(dir, name)
 		if _, err := vfs.Stat(fsys, p); err != nil {
 			continue
 		}
@@ -381,7 +381,7 @@ func piCheckout(cache, e string) (Checkout, bool) {
 		return Checkout{}, false
 	}
 	sum := sha256.Sum256([]byte(e))
-	c.Dir = path.Join(cache, "extensions", "git", hex.EncodeToString(sum[:])[:16])
+	c.Dir = vfs.Join(cache, "extensions", "git", hex.EncodeToString(sum[:])[:16])
 	return c, true
 }
 
@@ -471,7 +471,7 @@ func deepworkJobs(in *Input, env []EnvVar) (string, bool, error) {
 		}
 	}
 	for _, f := range in.ProfileFolders {
-		for _, dir := range []string{path.Join(f, "deepwork", "jobs"), path.Join(f, "cli_specific", piID, "deepwork", "jobs")} {
+		for _, dir := range []string{vfs.Join(f, "deepwork", "jobs"), vfs.Join(f, "cli_specific", piID, "deepwork", "jobs")} {
 			list, err := vfs.ReadDir(in.FS, dir)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -483,7 +483,7 @@ func deepworkJobs(in *Input, env []EnvVar) (string, bool, error) {
 				if !e.IsDir() {
 					continue
 				}
-				ok, err := isJobFile(in.FS, path.Join(dir, e.Name(), "job.yml"))
+				ok, err := isJobFile(in.FS, vfs.Join(dir, e.Name(), "job.yml"))
 				if err != nil {
 					return "", false, err
 				}
@@ -509,9 +509,9 @@ func deepworkJobRoots(l resolve.Layer) []string {
 		return nil
 	}
 	return []string{
-		path.Join(path.Dir(l.SourceRoot), "deepwork", "jobs"),
-		path.Join(l.SourceRoot, "deepwork", "jobs"),
-		path.Join(l.SourceRoot, ".outfitter", "deepwork", "jobs"),
+		vfs.Join(path.Dir(l.SourceRoot), "deepwork", "jobs"),
+		vfs.Join(l.SourceRoot, "deepwork", "jobs"),
+		vfs.Join(l.SourceRoot, ".outfitter", "deepwork", "jobs"),
 	}
 }
 
@@ -520,7 +520,7 @@ func deepworkJobRoots(l resolve.Layer) []string {
 func namedJobFolders(fsys vfs.FS, l resolve.Layer, job string) ([]string, error) {
 	var out []string
 	for _, root := range deepworkJobRoots(l) {
-		ok, err := isJobFile(fsys, path.Join(root, job, "job.yml"))
+		ok, err := isJobFile(fsys, vfs.Join(root, job, "job.yml"))
 		if err != nil {
 			return nil, err
 		}

@@ -2,7 +2,6 @@ package composite
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/outfitter-go/vfsim/resolve"
@@ -42,7 +41,7 @@ func mcpFile(in *Input) (*File, error) {
 	var merged any = resolve.NewObject()
 	var inputs []string
 	for _, folder := range in.ProfileFolders {
-		p := path.Join(folder, "cli_specific", piID, ".mcp.json")
+		p := vfs.Join(folder, "cli_specific", piID, ".mcp.json")
 		if _, err := vfs.Stat(in.FS, p); err != nil {
 			continue
 		}

@@ -40,7 +40,7 @@ func piSkillSources(in *Input, c *Composite, m Controls) ([]string, error) {
 		}
 	}
 	if hasAsset(in.Assets, AssetSkill) {
-		add(path.Join(c.Root, pluginSkillDir))
+		add(vfs.Join(c.Root, pluginSkillDir))
 	}
 	var roots []string
 	for _, s := range m.Skills {
@@ -58,8 +58,8 @@ func piSkillSources(in *Input, c *Composite, m Controls) ([]string, error) {
 	}
 	for _, folder := range in.ProfileFolders {
 		for _, f := range [...]struct{ dir, what string }{
-			{path.Join(folder, "skills"), "profile skills folder"},
-			{path.Join(folder, "cli_specific", piID, "skills"), "profile Pi skills folder"},
+			{vfs.Join(folder, "skills"), "profile skills folder"},
+			{vfs.Join(folder, "cli_specific", piID, "skills"), "profile Pi skills folder"},
 		} {
 			found, err := folderSkills(in.FS, f.dir, f.what)
 			if err != nil {
@@ -103,7 +103,7 @@ func piSkillSource(fsys vfs.FS, source string, roots []string) (string, error) {
 		return source, nil
 	}
 	for _, root := range roots {
-		cand := path.Join(root, source)
+		cand := vfs.Join(root, source)
 		fi, err := vfs.Stat(fsys, cand)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -113,7 +113,7 @@ func piSkillSource(fsys vfs.FS, source string, roots []string) (string, error) {
 		case fi.Mode().IsRegular():
 			return cand, nil
 		}
-		ok, err := isFile(fsys, path.Join(cand, "SKILL.md"))
+		ok, err := isFile(fsys, vfs.Join(cand, "SKILL.md"))
 		if err != nil {
 			return "", err
 		}
@@ -139,8 +139,8 @@ func folderSkills(fsys vfs.FS, dir, what string) ([]string, error) {
 		if !e.IsDir() {
 			continue
 		}
-		p := path.Join(dir, e.Name())
-		ok, err := isFile(fsys, path.Join(p, "SKILL.md"))
+		p := vfs.Join(dir, e.Name())
+		ok, err := isFile(fsys, vfs.Join(p, "SKILL.md"))
 		if err != nil {
 			return nil, err
 		}

@@ -24,7 +24,7 @@ func CreateRoot(fsys vfs.FS, tempDir, profile, agent string, random io.Reader) (
 	if random == nil {
 		random = rand.Reader
 	}
-	prefix := path.Join(tempDir, "outfitter-"+profile+"-"+agent+"-")
+	prefix := vfs.Join(tempDir, "outfitter-"+profile+"-"+agent+"-")
 	var lastErr error
 	for range 100 {
 		var buf [6]byte
@@ -75,7 +75,7 @@ func Sweep(fsys vfs.FS, dir string, now time.Time, maxAge time.Duration) []strin
 		if !strings.HasPrefix(e.Name(), "outfitter-") {
 			continue
 		}
-		p := path.Join(dir, e.Name())
+		p := vfs.Join(dir, e.Name())
 		fi, err := vfs.Lstat(fsys, p)
 		if err != nil || !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
 			continue

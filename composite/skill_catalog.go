@@ -33,7 +33,7 @@ func (r skillRoot) refRoot(res *resolve.Result) string {
 	switch {
 	case r.layer != nil:
 		at := *r.layer
-		at.ProfilePath = path.Join(r.layer.ResourceRoot, "profile.yml")
+		at.ProfilePath = vfs.Join(r.layer.ResourceRoot, "profile.yml")
 		return resolve.IncludeRoot(at, res.Home)
 	case r.source != "":
 		if path.Base(r.catalog) == ".outfitter" {
@@ -104,12 +104,12 @@ func skillRoots(fsys vfs.FS, res *resolve.Result) []skillRoot {
 		}
 	}
 	if res.Project != "" {
-		add(skillRoot{dir: path.Join(res.Project, ".outfitter", "local", "skills"), origin: "project-local skills"})
-		add(skillRoot{dir: path.Join(res.Project, ".outfitter", "skills"), origin: "project skills"})
+		add(skillRoot{dir: vfs.Join(res.Project, ".outfitter", "local", "skills"), origin: "project-local skills"})
+		add(skillRoot{dir: vfs.Join(res.Project, ".outfitter", "skills"), origin: "project skills"})
 	}
 	for i := len(res.Layers) - 1; i >= 0; i-- {
 		if l := &res.Layers[i]; l.ResourceRoot != "" {
-			add(skillRoot{dir: path.Join(l.ResourceRoot, "skills"), layer: l})
+			add(skillRoot{dir: vfs.Join(l.ResourceRoot, "skills"), layer: l})
 		}
 	}
 	for i := len(res.Sources) - 1; i >= 0; i-- {
@@ -124,7 +124,7 @@ func skillRoots(fsys vfs.FS, res *resolve.Result) []skillRoot {
 		if path.Base(s) == "profiles" {
 			catalog = path.Dir(s)
 		}
-		add(skillRoot{dir: path.Join(catalog, "skills"), source: s, catalog: catalog})
+		add(skillRoot{dir: vfs.Join(catalog, "skills"), source: s, catalog: catalog})
 	}
 	return roots
 }
@@ -147,7 +147,7 @@ func discoverSkills(fsys vfs.FS, res *resolve.Result) (*skillCatalog, error) {
 		var names []string
 		for _, e := range list {
 			name := e.Name()
-			dir := path.Join(r.dir, name)
+			dir := vfs.Join(r.dir, name)
 			if !e.IsDir() {
 				if e.Type()&fs.ModeSymlink == 0 {
 					continue
@@ -159,7 +159,7 @@ func discoverSkills(fsys vfs.FS, res *resolve.Result) (*skillCatalog, error) {
 			if !validSkillID(name) {
 				continue
 			}
-			if _, err := vfs.Stat(fsys, path.Join(dir, "SKILL.md")); err != nil {
+			if _, err := vfs.Stat(fsys, vfs.Join(dir, "SKILL.md")); err != nil {
 				continue
 			}
 			names = append(names, name)
@@ -171,8 +171,8 @@ func discoverSkills(fsys vfs.FS, res *resolve.Result) (*skillCatalog, error) {
 			refRoot, origin = r.refRoot(res), r.name()
 		}
 		for _, name := range names {
-			dir := path.Join(r.dir, name)
-			entry := &catalogSkill{id: name, dir: dir, skillPath: path.Join(dir, "SKILL.md"), refRoot: refRoot, origin: origin}
+			dir := vfs.Join(r.dir, name)
+			entry := &catalogSkill{id: name, dir: dir, skillPath: vfs.Join(dir, "SKILL.md"), refRoot: refRoot, origin: origin}
 			switch selected, ok := cat.entries[name]; {
 			case !ok:
 				cat.entries[name] = entry

@@ -207,12 +207,12 @@ func (w *globWalk) resolvePath(p string) string {
 	if path.IsAbs(p) {
 		return path.Clean(p)
 	}
-	return path.Join(w.root, p)
+	return vfs.Join(w.root, p)
 }
 
 // joinPath is Node's path.join for the walk's relative paths.
 func joinPath(a, b string) string {
-	j := path.Join(a, b)
+	j := vfs.Join(a, b)
 	if j == "" {
 		return "."
 	}
@@ -246,7 +246,7 @@ func (w *globWalk) addSubpatterns(p string, pat *globPattern) {
 	end, _ := pat.at(-1)
 	switch {
 	case isLast && end.isLiteral():
-		if fi := w.lstat(path.Join(full, end.literal)); fi != nil && (end.literal != "" || isDir) {
+		if fi := w.lstat(vfs.Join(full, end.literal)); fi != nil && (end.literal != "" || isDir) {
 			w.result(joinPath(p, end.literal))
 		}
 		if len(pat.indexes) == 1 && pat.has(last) {
@@ -261,7 +261,7 @@ func (w *globWalk) addSubpatterns(p string, pat *globPattern) {
 	var children []fs.DirEntry
 	if len(pat.indexes) == 1 {
 		if only, _ := pat.at(pat.indexes[0]); only.isLiteral() {
-			fi := w.lstat(path.Join(full, only.literal))
+			fi := w.lstat(vfs.Join(full, only.literal))
 			if fi == nil {
 				return
 			}

@@ -75,7 +75,7 @@ func (s *skillResolver) planMaterializations(entry *catalogSkill, doc *skillDocu
 				}
 				// Checked against the catalog's skill, as upstream checks
 				// it, so that lint would see it without copying anything.
-				if _, err := vfs.Stat(s.fsys, path.Join(entry.dir, section, m.dest)); err == nil {
+				if _, err := vfs.Stat(s.fsys, vfs.Join(entry.dir, section, m.dest)); err == nil {
 					*problems = append(*problems, skillProblem{path: entry.skillPath, message: fmt.Sprintf(
 						"Destination '%s/%s' collides with a file already shipped by skill '%s'.", section, m.dest, entry.id)})
 					continue
@@ -148,7 +148,7 @@ func (s *skillResolver) referenceTargets(r skillRef, section, skillPath string, 
 func (s *skillResolver) target(targetPath string, t refTarget) (*materialization, *skillProblem, error) {
 	source := targetPath
 	if !path.IsAbs(source) {
-		source = path.Join(t.root, source)
+		source = vfs.Join(t.root, source)
 	}
 	fi, err := vfs.Stat(s.fsys, source)
 	if err != nil {
@@ -200,7 +200,7 @@ func (s *skillResolver) scanDirectory(dir, root string, ancestry []string, scann
 		return nil, errors.New(nodeError(err, "scandir", dir))
 	}
 	for _, e := range list {
-		entry := path.Join(dir, e.Name())
+		entry := vfs.Join(dir, e.Name())
 		if s.escapes(entry, root) {
 			return &containedIssue{entry, "escaping"}, nil
 		}
@@ -282,7 +282,7 @@ func (s *skillResolver) materialize(entry *catalogSkill, gen string, plan []mate
 		}
 		if len(plan) == 0 {
 			if !path.IsAbs(target) {
-				target = path.Join(path.Dir(src), target)
+				target = vfs.Join(path.Dir(src), target)
 			}
 			if err := vfs.Symlink(fsys, target, gen); err != nil {
 				return &WriteError{Step: "copy skill", Path: gen, Err: err}
@@ -298,8 +298,8 @@ func (s *skillResolver) materialize(entry *catalogSkill, gen string, plan []mate
 		return &WriteError{Step: "copy skill", Path: entry.dir, Err: err}
 	}
 	for _, m := range plan {
-		sectionDir := path.Join(gen, m.section)
-		dest := path.Join(sectionDir, m.dest)
+		sectionDir := vfs.Join(gen, m.section)
+		dest := vfs.Join(sectionDir, m.dest)
 		refused := ""
 		for _, p := range []string{sectionDir, dest} {
 			if fi, err := vfs.Lstat(fsys, p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {

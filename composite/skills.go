@@ -3,11 +3,11 @@ package composite
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
 	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // SkillProblem is one error of catalog skill resolution: where (a SKILL.md
@@ -187,7 +187,7 @@ func (s *skillResolver) resolveCatalogSkill(skill *catalogSkill, added []resolve
 	if err != nil || len(own) > 0 {
 		return "", err
 	}
-	gen := path.Join(s.root, "outfitter", "skills", skill.id)
+	gen := vfs.Join(s.root, "outfitter", "skills", skill.id)
 	before := len(*problems)
 	if err := s.materialize(skill, gen, plan, problems); err != nil {
 		return "", err

@@ -3,6 +3,8 @@ package composite
 import (
 	"path"
 	"strings"
+
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // Strategy is what happens to a declared state path: how it is
@@ -185,7 +187,7 @@ func (c *Composite) WatchPaths() []string {
 }
 
 // Abs returns the absolute path of the relative path rel below the root.
-func (c *Composite) Abs(rel string) string { return path.Join(c.Root, rel) }
+func (c *Composite) Abs(rel string) string { return vfs.Join(c.Root, rel) }
 
 // Declaration is an adapter's declaration of one state path.
 type Declaration struct {

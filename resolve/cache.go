@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // repoURI is the repository URI of a uri or github reference.
@@ -24,7 +26,7 @@ func cacheKey(s string) string {
 
 // repoCacheDir is home/.outfitter/cache/repos/<key of uri#ref>.
 func repoCacheDir(home, uri, ref string) string {
-	return path.Join(home, ".outfitter", "cache", "repos", cacheKey(uri+"#"+ref))
+	return vfs.Join(home, ".outfitter", "cache", "repos", cacheKey(uri+"#"+ref))
 }
 
 // RepoURI returns the repository URI of a remote source or remote
@@ -41,7 +43,7 @@ func (s Source) CacheDir(home string) string {
 	case !s.Remote():
 		return ""
 	case s.URI != "" && s.Ref == "" && s.Path == "":
-		return path.Join(home, ".outfitter", "cache", "profiles", cacheKey(s.URI))
+		return vfs.Join(home, ".outfitter", "cache", "profiles", cacheKey(s.URI))
 	}
 	return repoCacheDir(home, repoURI(s.URI, s.GitHub), s.Ref)
 }
@@ -73,7 +75,7 @@ func repoSubpath(repo, p string) (string, error) {
 	if rel := path.Clean(p); rel == ".." || strings.HasPrefix(rel, "../") {
 		return "", &RemotePathError{Path: p}
 	}
-	return path.Join(repo, p), nil
+	return vfs.Join(repo, p), nil
 }
 
 // RedactURI returns a repository URI with its credentials replaced by

@@ -55,7 +55,7 @@ func isJSSpace(r rune) bool {
 // named ".outfitter" (itself when it is home/.outfitter, else its parent)
 // or "outfitter" (its parent); failing both, the layer's source root.
 func IncludeRoot(l Layer, home string) string {
-	homeDir := path.Join(home, ".outfitter")
+	homeDir := vfs.Join(home, ".outfitter")
 	for d := path.Dir(l.ProfilePath); ; d = path.Dir(d) {
 		switch path.Base(d) {
 		case ".outfitter":
@@ -165,7 +165,7 @@ func resolvePrompt(fsys vfs.FS, e PromptEntry, project, root string) ([]string, 
 	case path.IsAbs(e.Value):
 		file = path.Clean(e.Value)
 	case base != "":
-		file = path.Join(base, e.Value)
+		file = vfs.Join(base, e.Value)
 	default:
 		return nil, notFound
 	}

@@ -66,7 +66,7 @@ func Load(fsys FS, opts Options) (*Result, error) {
 	}
 	cache := settings.CacheDirectory
 	if cache == "" {
-		cache = path.Join(opts.Home, ".outfitter", "cache")
+		cache = vfs.Join(opts.Home, ".outfitter", "cache")
 	}
 	out := &Result{
 		Home:           opts.Home,
@@ -96,7 +96,7 @@ func Load(fsys FS, opts Options) (*Result, error) {
 // source it declares at exactly <its directory>/profiles.
 func createConventionalDirs(fsys FS, files []SettingsFile) error {
 	for _, f := range files {
-		want := path.Join(path.Dir(f.Path), "profiles")
+		want := vfs.Join(path.Dir(f.Path), "profiles")
 		for _, s := range f.Sources {
 			if s.Remote() || s.Path != want {
 				continue

@@ -72,7 +72,7 @@ type fileSettings struct {
 }
 
 // UserSettingsPath returns home/.outfitter/settings.yml.
-func UserSettingsPath(home string) string { return path.Join(home, ".outfitter", "settings.yml") }
+func UserSettingsPath(home string) string { return vfs.Join(home, ".outfitter", "settings.yml") }
 
 // LoadSettings loads the user, project and project-local settings files
 // and, when they are valid and declare remote_settings, the cached remote
@@ -106,8 +106,8 @@ func (c *Cache) loadSettingsWith(fsys FS, home, project string, agents *Agents, 
 		scope SettingsScope
 	}{
 		{UserSettingsPath(home), ScopeUser},
-		{path.Join(project, ".outfitter", "settings.yml"), ScopeProject},
-		{path.Join(project, ".outfitter", "local", "settings.yml"), ScopeProjectLocal},
+		{vfs.Join(project, ".outfitter", "settings.yml"), ScopeProject},
+		{vfs.Join(project, ".outfitter", "local", "settings.yml"), ScopeProjectLocal},
 	}
 	var stack []*fileSettings
 	var localIssues []*Issue
@@ -185,7 +185,7 @@ func remoteSettingsPath(fsys FS, home string, ref RemoteSettings) (string, error
 	if ref.Path != "settings.yml" || exists(fsys, candidate) {
 		return candidate, nil
 	}
-	if fallback := path.Join(repo, ".outfitter", "settings.yml"); exists(fsys, fallback) {
+	if fallback := vfs.Join(repo, ".outfitter", "settings.yml"); exists(fsys, fallback) {
 		return fallback, nil
 	}
 	return candidate, nil
@@ -280,7 +280,7 @@ func absolute(dir, p string) string {
 	if path.IsAbs(p) {
 		return path.Clean(p)
 	}
-	return path.Join(dir, p)
+	return vfs.Join(dir, p)
 }
 
 func str(o *Object, key string) string {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -205,7 +204,7 @@ func candidates(fsys FS, dir string, checkLinks bool) (out []candidate, plain bo
 			continue
 		}
 		plain = false
-		info, err := vfs.Stat(fsys, path.Join(dir, list[i].name))
+		info, err := vfs.Stat(fsys, vfs.Join(dir, list[i].name))
 		if err != nil {
 			return nil, false, err
 		}
@@ -213,10 +212,10 @@ func candidates(fsys FS, dir string, checkLinks bool) (out []candidate, plain bo
 	}
 	for _, e := range list {
 		n := e.name
-		entry := path.Join(dir, n)
+		entry := vfs.Join(dir, n)
 		switch {
 		case e.typ.IsDir():
-			file := path.Join(entry, "profile.yml")
+			file := vfs.Join(entry, "profile.yml")
 			if exists(fsys, file) {
 				out = append(out, candidate{slug: n, file: file, folder: entry, resourceRoot: entry, layout: LayoutDirectory})
 				if plain {
