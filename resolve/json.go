@@ -14,12 +14,17 @@ import (
 // characters JSON requires escaped. An empty indent gives the compact form.
 // Values of other types encode as null.
 func Stringify(v any, indent string) []byte {
-	var b strings.Builder
+	var b []byte
 	if s, ok := v.(string); ok {
-		b.Grow(len(s) + 2) // the quotes; escapes grow it again
+		b = make([]byte, 0, len(s)+2) // the quotes; escapes grow it again
 	}
-	writeJS(&b, v, indent, "")
-	return []byte(b.String())
+	return AppendStringify(b, v, indent)
+}
+
+// AppendStringify appends [Stringify] of v with indent to dst and returns
+// the extended buffer.
+func AppendStringify(dst []byte, v any, indent string) []byte {
+	return appendJS(dst, v, indent, 0)
 }
 
 // MarshalJSON encodes the object compactly, keys in order.
@@ -30,84 +35,99 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	return Stringify(o, ""), nil
 }
 
-func writeJS(b *strings.Builder, v any, indent, prefix string) {
-	inner := prefix + indent
+// appendJS appends v encoded at nesting depth depth.
+func appendJS(b []byte, v any, indent string, depth int) []byte {
 	switch v := v.(type) {
 	case nil:
-		b.WriteString("null")
+		b = append(b, "null"...)
 	case bool:
-		b.WriteString(strconv.FormatBool(v))
+		b = strconv.AppendBool(b, v)
 	case float64:
-		b.WriteString(jsonNumber(v))
+		b = appendJSONNumber(b, v)
 	case int:
-		b.WriteString(strconv.Itoa(v))
+		b = strconv.AppendInt(b, int64(v), 10)
 	case int64:
-		b.WriteString(strconv.FormatInt(v, 10))
+		b = strconv.AppendInt(b, v, 10)
 	case string:
-		writeJSString(b, v)
+		b = appendJSString(b, v)
 	case []string:
-		list := make([]any, len(v))
-		for i, s := range v {
-			list[i] = s
+		if len(v) == 0 {
+			return append(b, "[]"...)
 		}
-		writeJS(b, list, indent, prefix)
+		b = append(b, '[')
+		for i, s := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, indent, depth+1)
+			b = appendJSString(b, s)
+		}
+		b = newline(b, indent, depth)
+		b = append(b, ']')
 	case []any:
 		if len(v) == 0 {
-			b.WriteString("[]")
-			return
+			return append(b, "[]"...)
 		}
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range v {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			newline(b, indent, inner)
-			writeJS(b, e, indent, inner)
+			b = newline(b, indent, depth+1)
+			b = appendJS(b, e, indent, depth+1)
 		}
-		newline(b, indent, prefix)
-		b.WriteByte(']')
+		b = newline(b, indent, depth)
+		b = append(b, ']')
 	case *Object:
 		if v == nil {
-			b.WriteString("null")
-			return
+			return append(b, "null"...)
 		}
 		if v.Len() == 0 {
-			b.WriteString("{}")
-			return
+			return append(b, "{}"...)
 		}
-		b.WriteByte('{')
+		b = append(b, '{')
 		for i, e := range v.entries {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			newline(b, indent, inner)
-			writeJSString(b, e.key)
-			b.WriteByte(':')
+			b = newline(b, indent, depth+1)
+			b = appendJSString(b, e.key)
+			b = append(b, ':')
 			if indent != "" {
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
-			writeJS(b, e.val, indent, inner)
+			b = appendJS(b, e.val, indent, depth+1)
 		}
-		newline(b, indent, prefix)
-		b.WriteByte('}')
+		b = newline(b, indent, depth)
+		b = append(b, '}')
 	default:
-		b.WriteString("null")
+		b = append(b, "null"...)
 	}
+	return b
 }
 
-func newline(b *strings.Builder, indent, prefix string) {
+// newline appends, when indenting, a newline and depth indents.
+func newline(b []byte, indent string, depth int) []byte {
 	if indent == "" {
-		return
+		return b
 	}
-	b.WriteByte('\n')
-	b.WriteString(prefix)
+	b = append(b, '\n')
+	for range depth {
+		b = append(b, indent...)
+	}
+	return b
 }
 
-func jsonNumber(f float64) string {
+// appendJSONNumber appends f as JSON.stringify writes a number.
+func appendJSONNumber(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "null"
+		return append(b, "null"...)
 	}
-	return formatNumber(f)
+	if abs := math.Abs(f); abs >= 1e-6 && abs < 1e21 {
+		// formatNumber's notation, without its string.
+		return strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
+	return append(b, formatNumber(f)...)
 }
 
 // formatNumber renders f as JavaScript's Number.prototype.toString does.
@@ -135,33 +155,32 @@ func formatNumber(f float64) string {
 
 const hexDigits = "0123456789abcdef"
 
-func writeJSString(b *strings.Builder, s string) {
-	b.WriteByte('"')
+func appendJSString(b []byte, s string) []byte {
+	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch c {
 			case '"':
-				b.WriteString(`\"`)
+				b = append(b, `\"`...)
 			case '\\':
-				b.WriteString(`\\`)
+				b = append(b, `\\`...)
 			case '\b':
-				b.WriteString(`\b`)
+				b = append(b, `\b`...)
 			case '\f':
-				b.WriteString(`\f`)
+				b = append(b, `\f`...)
 			case '\n':
-				b.WriteString(`\n`)
+				b = append(b, `\n`...)
 			case '\r':
-				b.WriteString(`\r`)
+				b = append(b, `\r`...)
 			case '\t':
-				b.WriteString(`\t`)
+				b = append(b, `\t`...)
 			default:
 				if c < 0x20 {
-					b.WriteString(`\u00`)
-					b.WriteByte(hexDigits[c>>4])
-					b.WriteByte(hexDigits[c&0xf])
+					b = append(b, `\u00`...)
+					b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
 				} else {
-					b.WriteByte(c)
+					b = append(b, c)
 				}
 			}
 			i++
@@ -169,11 +188,11 @@ func writeJSString(b *strings.Builder, s string) {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			b.WriteString(`\ufffd`)
+			b = append(b, `\ufffd`...)
 		} else {
-			b.WriteString(s[i : i+size])
+			b = append(b, s[i:i+size]...)
 		}
 		i += size
 	}
-	b.WriteByte('"')
+	return append(b, '"')
 }

@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"slices"
-	"strings"
 )
 
 // arrayPolicy says how a higher-precedence list combines with a lower one.
@@ -177,42 +176,43 @@ func defaultKey(v any) string {
 // key order they were built in. It is the identity of values in
 // de-duplicating merges.
 func StableJSON(v any) string {
-	var b strings.Builder
-	writeSorted(&b, v)
-	return b.String()
+	var buf [128]byte // most identities fit; a longer one grows on the heap
+	return string(appendSorted(buf[:0], v))
 }
 
-func writeSorted(b *strings.Builder, v any) {
+func appendSorted(b []byte, v any) []byte {
 	switch v := v.(type) {
 	case *Object:
 		keys := v.Keys()
 		slices.Sort(keys)
-		b.WriteByte('{')
+		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeJSString(b, k)
-			b.WriteByte(':')
-			writeSorted(b, v.val(k))
+			b = appendJSString(b, k)
+			b = append(b, ':')
+			b = appendSorted(b, v.val(k))
 		}
-		b.WriteByte('}')
+		return append(b, '}')
 	case []any:
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range v {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeSorted(b, e)
+			b = appendSorted(b, e)
 		}
-		b.WriteByte(']')
+		return append(b, ']')
 	case []string:
-		list := make([]any, len(v))
+		b = append(b, '[')
 		for i, s := range v {
-			list[i] = s
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSString(b, s)
 		}
-		writeSorted(b, list)
-	default:
-		writeJS(b, v, "", "")
+		return append(b, ']')
 	}
+	return appendJS(b, v, "", 0)
 }

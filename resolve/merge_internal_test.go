@@ -296,3 +296,67 @@ func TestProfilePolicyPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestStringifyIndent: the indented form is JSON.stringify's (the compact
+// text re-indented, empty containers kept as "[]" and "{}"), at every
+// depth, for lists of strings too; AppendStringify appends it.
+func TestStringifyIndent(t *testing.T) {
+	t.Parallel()
+	inner := NewObject()
+	inner.Set("k", []any{true, nil, 1.5, []any{}, NewObject()})
+	inner.Set("s", []string{"x", "y"})
+	inner.Set("e", []string{})
+	o := NewObject()
+	o.Set("a", inner)
+	o.Set("b", []any{[]any{"\"q\""}, inner})
+	want := `{
+  "a": {
+    "k": [
+      true,
+      null,
+      1.5,
+      [],
+      {}
+    ],
+    "s": [
+      "x",
+      "y"
+    ],
+    "e": []
+  },
+  "b": [
+    [
+      "\"q\""
+    ],
+    {
+      "k": [
+        true,
+        null,
+        1.5,
+        [],
+        {}
+      ],
+      "s": [
+        "x",
+        "y"
+      ],
+      "e": []
+    }
+  ]
+}`
+	if got := string(Stringify(o, "  ")); got != want {
+		t.Errorf("Stringify(o, \"  \") =\n%s\nwant\n%s", got, want)
+	}
+	if got, want := string(Stringify(o, "\t")), strings.ReplaceAll(want, "  ", "\t"); got != want {
+		t.Errorf("Stringify(o, tab) =\n%s\nwant\n%s", got, want)
+	}
+	if got := string(AppendStringify([]byte("x="), o, "  ")); got != "x="+want {
+		t.Errorf("AppendStringify = %q, want %q", got, "x="+want)
+	}
+	if got, want := text(inner), `{"k":[true,null,1.5,[],{}],"s":["x","y"],"e":[]}`; got != want {
+		t.Errorf("compact = %s, want %s", got, want)
+	}
+	if got, want := StableJSON([]any{inner, []string{"b", "a"}, "s", 2.0}), `[{"e":[],"k":[true,null,1.5,[],{}],"s":["x","y"]},["b","a"],"s",2]`; got != want {
+		t.Errorf("StableJSON = %s, want %s", got, want)
+	}
+}
