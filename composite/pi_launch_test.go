@@ -107,6 +107,21 @@ func TestStampPiExtension(t *testing.T) {
 	}
 }
 
+// TestStampPiExtensionOnboarding checks the values of an onboarding
+// launch without a profile: the profile undefined, the optional paths and
+// auto-open present, the art off.
+func TestStampPiExtensionOnboarding(t *testing.T) {
+	t.Parallel()
+	src := `A = "__OUTFITTER_ACTIVE_PROFILE__"; D = "__OUTFITTER_DEFAULT_PROFILES_PATH__"; S = "__OUTFITTER_SETUP_SOURCE_URI__"; O = "__OUTFITTER_AUTO_OPEN__"; B = "__OUTFITTER_STARTUP_ASCII_ART__"; R = "__OUTFITTER_ASCII_ART__";`
+	got := composite.StampPiExtension(src, composite.PiRuntimeValues{
+		DefaultProfilesPath: "/h/.outfitter/cache/d\\p", SetupSourceURI: "github:o/r", AutoOpen: true,
+	})
+	want := `A = undefined; D = "/h/.outfitter/cache/d\\p"; S = "github:o/r"; O = true; B = false; R = "";`
+	if got != want {
+		t.Errorf("stamped %s, want %s", got, want)
+	}
+}
+
 // TestStampPiExtensionInOrder checks that each value replaces the first
 // literal of the text stamped so far, as upstream's successive replace
 // calls do: a profile id spelled like a later literal is stamped over.

@@ -2,6 +2,7 @@ package composite
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/outfitter-go/vfsim/resolve"
@@ -94,46 +95,74 @@ var defaultSettingsTemplateJSON = string(resolve.Stringify(DefaultSettingsTempla
 // stampPiExtension is [StampPiExtension] on bytes: each replacement
 // copies the text into the other of two buffers instead of a new string.
 func stampPiExtension(src []byte, v PiRuntimeValues) []byte {
-	str := func(s string) string { return string(resolve.Stringify(s, "")) }
-	opt := func(s string) string {
-		if s == "" {
-			return "undefined"
-		}
-		return str(s)
-	}
-	profile := "undefined"
-	if v.ProfileID != "" {
-		o := resolve.NewObject()
-		o.Set("id", v.ProfileID)
+	// The values' JSON, in the order of the names below, encoded into
+	// one buffer that ends[i] splits.
+	var ends [9]int
+	buf := make([]byte, 0, 2*(len(v.Home)+len(v.Project)+len(v.DefaultProfilesPath)+len(v.SetupSourceURI)+len(v.ProfileID)+len(v.ASCIIArt))+len(defaultSettingsTemplateJSON)+64)
+	buf = resolve.AppendStringify(buf, v.Home, "")
+	ends[0] = len(buf)
+	buf = resolve.AppendStringify(buf, v.Project, "")
+	ends[1] = len(buf)
+	buf = appendOptional(buf, v.DefaultProfilesPath)
+	ends[2] = len(buf)
+	buf = appendOptional(buf, v.SetupSourceURI)
+	ends[3] = len(buf)
+	buf = strconv.AppendBool(buf, v.AutoOpen)
+	ends[4] = len(buf)
+	if v.ProfileID == "" {
+		buf = append(buf, "undefined"...)
+	} else {
+		// JSON.stringify of {id, label}.
+		buf = append(buf, `{"id":`...)
+		buf = resolve.AppendStringify(buf, v.ProfileID, "")
 		if v.ProfileLabel != nil {
-			o.Set("label", *v.ProfileLabel)
+			buf = append(buf, `,"label":`...)
+			buf = resolve.AppendStringify(buf, *v.ProfileLabel, "")
 		}
-		profile = string(resolve.Stringify(o, ""))
+		buf = append(buf, '}')
 	}
+	ends[5] = len(buf)
+	buf = append(buf, defaultSettingsTemplateJSON...)
+	ends[6] = len(buf)
+	buf = strconv.AppendBool(buf, v.StartupASCIIArt)
+	ends[7] = len(buf)
+	buf = resolve.AppendStringify(buf, v.ASCIIArt, "")
+	ends[8] = len(buf)
 	cur, next := src, []byte(nil)
-	for _, kv := range [...][2]string{
-		{`"__OUTFITTER_HOME__"`, str(v.Home)},
-		{`"__OUTFITTER_PROJECT__"`, str(v.Project)},
-		{`"__OUTFITTER_DEFAULT_PROFILES_PATH__"`, opt(v.DefaultProfilesPath)},
-		{`"__OUTFITTER_SETUP_SOURCE_URI__"`, opt(v.SetupSourceURI)},
-		{`"__OUTFITTER_AUTO_OPEN__"`, string(resolve.Stringify(v.AutoOpen, ""))},
-		{`"__OUTFITTER_ACTIVE_PROFILE__"`, profile},
-		{`"__OUTFITTER_DEFAULT_SETTINGS_TEMPLATE__"`, defaultSettingsTemplateJSON},
-		{`"__OUTFITTER_STARTUP_ASCII_ART__"`, string(resolve.Stringify(v.StartupASCIIArt, ""))},
-		{`"__OUTFITTER_ASCII_ART__"`, str(v.ASCIIArt)},
+	start := 0
+	for i, name := range [...]string{
+		`"__OUTFITTER_HOME__"`,
+		`"__OUTFITTER_PROJECT__"`,
+		`"__OUTFITTER_DEFAULT_PROFILES_PATH__"`,
+		`"__OUTFITTER_SETUP_SOURCE_URI__"`,
+		`"__OUTFITTER_AUTO_OPEN__"`,
+		`"__OUTFITTER_ACTIVE_PROFILE__"`,
+		`"__OUTFITTER_DEFAULT_SETTINGS_TEMPLATE__"`,
+		`"__OUTFITTER_STARTUP_ASCII_ART__"`,
+		`"__OUTFITTER_ASCII_ART__"`,
 	} {
-		i := bytes.Index(cur, []byte(kv[0]))
-		if i < 0 {
+		val := buf[start:ends[i]]
+		start = ends[i]
+		j := bytes.Index(cur, []byte(name))
+		if j < 0 {
 			continue
 		}
 		if next == nil {
-			next = make([]byte, 0, len(src)+1024)
+			next = make([]byte, 0, len(src)+len(buf))
 		}
-		next = append(append(append(next[:0], cur[:i]...), kv[1]...), cur[i+len(kv[0]):]...)
+		next = append(append(append(next[:0], cur[:j]...), val...), cur[j+len(name):]...)
 		if &cur[0] == &src[0] {
 			cur = nil // src is the caller's: never written
 		}
 		cur, next = next, cur
 	}
 	return cur
+}
+
+// appendOptional appends the JSON of s, or undefined for "".
+func appendOptional(buf []byte, s string) []byte {
+	if s == "" {
+		return append(buf, "undefined"...)
+	}
+	return resolve.AppendStringify(buf, s, "")
 }
