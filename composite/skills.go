@@ -85,10 +85,15 @@ func resolveSkills(fsys FS, res *resolve.Result, root string, agents []string) (
 	}
 	s := &skillResolver{fsys: fsys, res: res, root: root, catalog: catalog, cache: map[string]materialized{}}
 	p := *res.Profile
-	p.Controls = cloneControls(res.Profile.Controls)
+	scopes := append([]string{""}, agents...)
+	if selectsSkills(&p.Controls, scopes) {
+		p.Controls = cloneControls(res.Profile.Controls)
+	} else if p.Controls.Object == nil {
+		// Nothing below changes the controls: they stay shared.
+		p.Controls.Object = resolve.NewObject()
+	}
 	out.profile = &p
 	var problems []skillProblem
-	scopes := append([]string{""}, agents...)
 	for _, scope := range scopes {
 		c := &p.Controls
 		if scope != "" {
@@ -264,6 +269,21 @@ func referencesKey(refs []resolve.Reference) string {
 	}
 	data, _ := json.Marshal(list) // maps of strings always encode
 	return string(data)
+}
+
+// selectsSkills reports whether the controls of a scope set skills, which
+// resolveSkills then rewrites in a copy of the controls.
+func selectsSkills(c *resolve.Controls, scopes []string) bool {
+	for _, scope := range scopes {
+		sc := c
+		if scope != "" {
+			sc = c.Agent(scope)
+		}
+		if sc != nil && sc.Skills != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // cloneControls deep-copies controls so skill rewriting never touches the
