@@ -235,7 +235,6 @@ const (
 // rewriteKeybindings applies §1.9.4's rewrite.
 func rewriteKeybindings(src *resolve.Object) *resolve.Object {
 	out := resolve.NewObject()
-	reserved := map[string]bool{normalizeKey("shift+tab"): true, normalizeKey(reservedCycle): true}
 	for _, id := range src.Keys() {
 		v, _ := src.Get(id)
 		var keys []string
@@ -268,7 +267,8 @@ func rewriteKeybindings(src *resolve.Object) *resolve.Object {
 			list = []any{}
 		}
 		for _, k := range keys {
-			if reserved[normalizeKey(k)] || containsKey(list, k) {
+			nk := normalizeKey(k)
+			if reservedChords[nk] || containsKey(list, nk) {
 				continue
 			}
 			list = append(list, k)
@@ -281,15 +281,23 @@ func rewriteKeybindings(src *resolve.Object) *resolve.Object {
 	} else {
 		cycle = []any{}
 	}
-	if !containsKey(cycle, reservedCycle) {
+	if !containsKey(cycle, reservedCycleKey) {
 		cycle = append(cycle, reservedCycle)
 	}
 	out.Set(thinkingCycle, cycle)
 	return out
 }
 
-func containsKey(list []any, k string) bool {
-	nk := normalizeKey(k)
+// reservedChords are the normalized chords no binding may take; read
+// only.
+var reservedChords = map[string]bool{normalizeKey("shift+tab"): true, reservedCycleKey: true}
+
+// reservedCycleKey is the normalized reservedCycle.
+var reservedCycleKey = normalizeKey(reservedCycle)
+
+// containsKey reports whether list holds a chord whose normalized form
+// is nk.
+func containsKey(list []any, nk string) bool {
 	for _, e := range list {
 		if normalizeKey(e.(string)) == nk {
 			return true
@@ -298,27 +306,40 @@ func containsKey(list []any, k string) bool {
 	return false
 }
 
-// normalizeKey is the comparison form of a key chord.
+// normalizeKey is the comparison form of a key chord: lower case, parts
+// split at "+" and trimmed, empty ones dropped; the last part is the key,
+// and of the others only ctrl, shift and alt count, in that order.
 func normalizeKey(k string) string {
-	var parts []string
-	for _, p := range strings.Split(strings.ToLower(k), "+") {
-		if p = strings.TrimSpace(p); p != "" {
-			parts = append(parts, p)
+	var ctrl, shift, alt bool
+	key := ""
+	for p := range strings.SplitSeq(strings.ToLower(k), "+") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		// The part before this one was a modifier.
+		switch key {
+		case "ctrl":
+			ctrl = true
+		case "shift":
+			shift = true
+		case "alt":
+			alt = true
+		}
+		key = p
+	}
+	if !ctrl && !shift && !alt {
+		return key
+	}
+	var b strings.Builder
+	b.Grow(len("ctrl+shift+alt+") + len(key))
+	for _, m := range [...]struct {
+		on   bool
+		name string
+	}{{ctrl, "ctrl+"}, {shift, "shift+"}, {alt, "alt+"}} {
+		if m.on {
+			b.WriteString(m.name)
 		}
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	key := parts[len(parts)-1]
-	mods := map[string]bool{}
-	for _, p := range parts[:len(parts)-1] {
-		mods[p] = true
-	}
-	var out []string
-	for _, m := range []string{"ctrl", "shift", "alt"} {
-		if mods[m] {
-			out = append(out, m)
-		}
-	}
-	return strings.Join(append(out, key), "+")
+	b.WriteString(key)
+	return b.String()
 }
