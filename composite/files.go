@@ -66,7 +66,7 @@ func (in *Input) PluginFiles() ([]File, error) {
 	if assets == nil {
 		return nil, nil
 	}
-	skill, err := readAsset(assets, AssetSkill)
+	skill, err := readAssetText(assets, AssetSkill)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -74,32 +74,38 @@ func (in *Input) PluginFiles() ([]File, error) {
 		return nil, fmt.Errorf("read bundled skill: %w", err)
 	}
 	inputs := []string{AssetSkill}
-	manifest := resolve.NewObject()
-	manifest.Set("name", "outfitter")
-	manifest.Set("description", "Outfitter self-documentation skill for Outfitter-managed launches.")
-	files := []File{
-		{RelativePath: pluginManifest, Content: json2(manifest), SourceInputs: inputs, Strategy: FileTransform},
-		{RelativePath: pluginSkillDir + "/SKILL.md", Content: string(skill), SourceInputs: inputs, Strategy: FileTransform},
-	}
 	refs, err := skillReferences(skill)
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{}
+	files := make([]File, 0, 2+len(refs))
+	files = append(files,
+		File{RelativePath: pluginManifest, Content: pluginManifestJSON, SourceInputs: inputs, Strategy: FileTransform},
+		File{RelativePath: pluginSkillDir + "/SKILL.md", Content: skill, SourceInputs: inputs, Strategy: FileTransform},
+	)
+	seen := make(map[string]bool, len(refs))
 	for _, ref := range refs {
 		base := path.Base(ref)
 		if seen[base] {
 			return nil, &SkillError{Msg: fmt.Sprintf("Outfitter skill references collide on basename '%s' in '%s'.", base, AssetSkill)}
 		}
 		seen[base] = true
-		data, err := readAsset(assets, path.Clean(ref))
+		data, err := readAssetText(assets, path.Clean(ref))
 		if err != nil {
 			return nil, &SkillError{Msg: fmt.Sprintf("Outfitter skill reference '%s' is missing at '%s'.", ref, path.Clean(ref))}
 		}
-		files = append(files, File{RelativePath: pluginSkillDir + "/references/" + base, Content: string(data), SourceInputs: []string{path.Clean(ref)}, Strategy: FileTransform})
+		files = append(files, File{RelativePath: pluginSkillDir + "/references/" + base, Content: data, SourceInputs: []string{path.Clean(ref)}, Strategy: FileTransform})
 	}
 	return files, nil
 }
+
+// pluginManifestJSON is the content of Outfitter's plugin manifest.
+var pluginManifestJSON = func() string {
+	manifest := resolve.NewObject()
+	manifest.Set("name", "outfitter")
+	manifest.Set("description", "Outfitter self-documentation skill for Outfitter-managed launches.")
+	return json2(manifest)
+}()
 
 // skillRefMemo remembers the references of the few bundled skills a
 // process sees (their text is the key), so that every plan does not parse
@@ -111,9 +117,9 @@ var skillRefMemo struct {
 }
 
 // skillReferences reads the references list of a SKILL.md frontmatter.
-func skillReferences(skill []byte) ([]string, error) {
+func skillReferences(skill string) ([]string, error) {
 	skillRefMemo.Lock()
-	refs, ok := skillRefMemo.m[string(skill)]
+	refs, ok := skillRefMemo.m[skill]
 	skillRefMemo.Unlock()
 	if ok {
 		return slices.Clone(refs), nil
@@ -126,13 +132,13 @@ func skillReferences(skill []byte) ([]string, error) {
 	if skillRefMemo.m == nil || len(skillRefMemo.m) >= 16 {
 		skillRefMemo.m = map[string][]string{}
 	}
-	skillRefMemo.m[string(skill)] = slices.Clone(refs)
+	skillRefMemo.m[skill] = slices.Clone(refs)
 	skillRefMemo.Unlock()
 	return refs, nil
 }
 
-func parseSkillReferences(skill []byte) ([]string, error) {
-	text := strings.ReplaceAll(string(skill), "\r\n", "\n")
+func parseSkillReferences(skill string) ([]string, error) {
+	text := strings.ReplaceAll(skill, "\r\n", "\n")
 	if !strings.HasPrefix(text, "---\n") {
 		return nil, nil
 	}

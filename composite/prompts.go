@@ -120,6 +120,28 @@ func readAsset(assets fs.FS, name string) ([]byte, error) {
 	return fs.ReadFile(assets, name)
 }
 
+// readAssetText is readAsset as text; the embedded defaults' text is made
+// once per process.
+func readAssetText(assets fs.FS, name string) (string, error) {
+	if assets == defaultAssets() {
+		if text, ok := defaultAssetTexts()[name]; ok {
+			return text, nil
+		}
+	}
+	data, err := fs.ReadFile(assets, name)
+	return string(data), err
+}
+
+// defaultAssetTexts holds the text of every file of the embedded assets
+// by name.
+var defaultAssetTexts = sync.OnceValue(func() map[string]string {
+	texts := make(map[string]string, len(defaultAssetFiles()))
+	for name, data := range defaultAssetFiles() {
+		texts[name] = string(data)
+	}
+	return texts
+})
+
 // defaultAssetFiles holds every file of the embedded assets by name.
 var defaultAssetFiles = sync.OnceValue(func() map[string][]byte {
 	files := map[string][]byte{}

@@ -66,8 +66,8 @@ func PiRuntimeValuesOf(in *Input) PiRuntimeValues {
 	if a := in.Settings.Startup.ASCIIArt; a != nil {
 		v.StartupASCIIArt = *a
 	}
-	if data, err := readAsset(in.Assets, AssetASCIIArt); err == nil {
-		v.ASCIIArt = strings.TrimRightFunc(string(data), isJSSpace)
+	if text, err := readAssetText(in.Assets, AssetASCIIArt); err == nil {
+		v.ASCIIArt = strings.TrimRightFunc(text, isJSSpace)
 	}
 	return v
 }
