@@ -23,8 +23,12 @@ import (
 // [Load] copies every part of it that a Result exposes. It holds at most a
 // bounded number of files and starts over when full.
 type Cache struct {
-	mu      sync.Mutex
-	entries map[memoKey]*cachedDoc
+	mu sync.Mutex
+	// entries holds the outcomes of files by their exact content, then by
+	// the rest of their key: a lookup by content then converts no bytes.
+	entries map[string]map[memoKey]*cachedDoc
+	// docs is the number of outcomes entries holds.
+	docs int
 	// serials numbers the profiles of entries, never reusing a number, so
 	// that a set of cached profiles has a stable name.
 	serials map[*Profile]uint64
@@ -41,11 +45,11 @@ type Cache struct {
 // NewCache returns an empty cache.
 func NewCache() *Cache { return &Cache{limit: 4096} }
 
+// memoKey is what, besides its content, names the outcome of a file.
 type memoKey struct {
 	kind       byte // 's' settings, 'p' profile
 	file, slug string
 	scope      SettingsScope
-	data       string
 	agents     *Agents // what the document was checked and typed for
 }
 
@@ -58,17 +62,19 @@ type cachedDoc struct {
 	issues   []*Issue // validation or parse problems
 }
 
-func (c *Cache) get(k memoKey) (*cachedDoc, bool) {
+// get returns the outcome of the file with content data and key k.
+func (c *Cache) get(data []byte, k memoKey) (*cachedDoc, bool) {
 	if c == nil {
 		return nil, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.entries[k]
+	e, ok := c.entries[string(data)][k]
 	return e, ok
 }
 
-func (c *Cache) put(k memoKey, e *cachedDoc) {
+// put keeps e as the outcome of the file with content data and key k.
+func (c *Cache) put(data []byte, k memoKey, e *cachedDoc) {
 	if c == nil {
 		return
 	}
@@ -77,7 +83,15 @@ func (c *Cache) put(k memoKey, e *cachedDoc) {
 	if c.entries == nil || c.size() >= c.limit {
 		c.reset()
 	}
-	c.entries[k] = e
+	byKey := c.entries[string(data)]
+	if byKey == nil {
+		byKey = make(map[memoKey]*cachedDoc, 1)
+		c.entries[string(data)] = byKey
+	}
+	if _, ok := byKey[k]; !ok {
+		c.docs++
+	}
+	byKey[k] = e
 	if e.profile != nil {
 		c.next++ // only distinct numbers matter: "c.next--" is equivalent
 		c.serials[e.profile] = c.next
@@ -86,20 +100,21 @@ func (c *Cache) put(k memoKey, e *cachedDoc) {
 
 // reset empties the cache; the caller holds mu.
 func (c *Cache) reset() {
-	c.entries = make(map[memoKey]*cachedDoc)
+	c.entries = make(map[string]map[memoKey]*cachedDoc)
+	c.docs = 0
 	c.serials = make(map[*Profile]uint64)
 	c.resolutions = make(map[string]*memoResolution)
 	c.sources = make(map[string]*sourceDir)
 }
 
 // size is the number of things the cache holds; the caller holds mu.
-func (c *Cache) size() int { return len(c.entries) + len(c.resolutions) + len(c.sources) }
+func (c *Cache) size() int { return c.docs + len(c.resolutions) + len(c.sources) }
 
 // settingsFile parses, validates and converts a settings file, through the
 // cache. The record is shared with the cache: callers only read it.
 func (c *Cache) settingsFile(data []byte, name string, scope SettingsScope, agents *Agents) (*fileSettings, []*Issue) {
-	k := memoKey{kind: 's', file: name, scope: scope, data: string(data), agents: agents}
-	if e, ok := c.get(k); ok {
+	k := memoKey{kind: 's', file: name, scope: scope, agents: agents}
+	if e, ok := c.get(data, k); ok {
 		return e.settings, copyIssues(e.issues)
 	}
 	e := &cachedDoc{}
@@ -109,7 +124,7 @@ func (c *Cache) settingsFile(data []byte, name string, scope SettingsScope, agen
 	} else {
 		e.settings = convertSettings(doc, name, scope)
 	}
-	c.put(k, e)
+	c.put(data, k, e)
 	return e.settings, copyIssues(e.issues)
 }
 
@@ -131,8 +146,8 @@ func copyIssues(issues []*Issue) []*Issue {
 // A profile from the cache is shared: callers only read it, and [Load]
 // hands out copies (see cloneProfile).
 func (c *Cache) parseProfile(data []byte, slug, file string, agents *Agents) (*Profile, *Issue) {
-	k := memoKey{kind: 'p', file: file, slug: slug, data: string(data), agents: agents}
-	if e, ok := c.get(k); ok {
+	k := memoKey{kind: 'p', file: file, slug: slug, agents: agents}
+	if e, ok := c.get(data, k); ok {
 		if len(e.issues) > 0 {
 			return nil, copyIssues(e.issues)[0]
 		}
@@ -146,7 +161,7 @@ func (c *Cache) parseProfile(data []byte, slug, file string, agents *Agents) (*P
 	} else {
 		e.profile = buildProfile(doc, agents)
 	}
-	c.put(k, e)
+	c.put(data, k, e)
 	return e.profile, issue
 }
 
