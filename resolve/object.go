@@ -31,8 +31,36 @@ const indexAbove = 16
 // NewObject returns an empty Object.
 func NewObject() *Object { return &Object{} }
 
-// newObjectSize returns an empty Object with room for n keys.
-func newObjectSize(n int) *Object { return &Object{entries: make([]entry, 0, n)} }
+// newObjectSize returns an empty Object with room for n keys. A small
+// object and its entries are one allocation.
+func newObjectSize(n int) *Object {
+	switch {
+	case n <= 0:
+		return &Object{}
+	case n <= 2:
+		b := new(struct {
+			o Object
+			e [2]entry
+		})
+		b.o.entries = b.e[:0]
+		return &b.o
+	case n <= 4:
+		b := new(struct {
+			o Object
+			e [4]entry
+		})
+		b.o.entries = b.e[:0]
+		return &b.o
+	case n <= 8:
+		b := new(struct {
+			o Object
+			e [8]entry
+		})
+		b.o.entries = b.e[:0]
+		return &b.o
+	}
+	return &Object{entries: make([]entry, 0, n)}
+}
 
 // Len returns the number of keys.
 func (o *Object) Len() int {
@@ -155,9 +183,9 @@ func (o *Object) Clone() *Object {
 	if o == nil {
 		return nil
 	}
-	c := &Object{entries: make([]entry, len(o.entries))}
-	for i, e := range o.entries {
-		c.entries[i] = entry{e.key, CloneValue(e.val)}
+	c := newObjectSize(len(o.entries))
+	for _, e := range o.entries {
+		c.entries = append(c.entries, entry{e.key, CloneValue(e.val)})
 	}
 	if o.index != nil {
 		c.reindex()
