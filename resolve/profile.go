@@ -85,8 +85,8 @@ func buildProfile(doc *Object, agents *Agents) *Profile {
 // persistence and controls mappings; the controls keys named by agents are
 // agent blocks.
 func readProfile(o *Object, exportKey string, state, controls *Object, agents []string) *Profile {
-	var fs fieldStore
-	p := &Profile{
+	p, fs := newProfile()
+	*p = Profile{
 		ID:               str(o, "id"),
 		Label:            fs.str(o, "label"),
 		Description:      fs.str(o, "description"),
@@ -100,6 +100,20 @@ func readProfile(o *Object, exportKey string, state, controls *Object, agents []
 		p.Inherits = []string{}
 	}
 	return p
+}
+
+// profileBlock is a profile and room for the first strings its optional
+// fields point to, one allocation.
+type profileBlock struct {
+	p    Profile
+	strs [4]string
+}
+
+// newProfile returns an empty profile and the field store of its
+// strings, which starts in the profile's own block.
+func newProfile() (*Profile, fieldStore) {
+	b := new(profileBlock)
+	return &b.p, fieldStore{strs: b.strs[:0]}
 }
 
 // addTwins sets the camelCase spelling of each snake_case control from
@@ -120,15 +134,16 @@ func addTwins(controls *Object) {
 // cloneProfile returns a deep copy of p that shares nothing mutable with
 // it: the mappings are cloned and the typed fields read anew from them.
 func cloneProfile(p *Profile) *Profile {
-	q := &Profile{
+	q, fs := newProfile()
+	*q = Profile{
 		ID:               p.ID,
-		Label:            clonePtr(p.Label),
-		Description:      clonePtr(p.Description),
+		Label:            fs.keep(p.Label),
+		Description:      fs.keep(p.Description),
 		Template:         clonePtr(p.Template),
 		Inherits:         slices.Clone(p.Inherits),
 		ProfileExport:    clonePtr(p.ProfileExport),
 		StatePersistence: p.StatePersistence.Clone(),
-		Controls:         readGeneric(p.Controls.Object.Clone(), agentIDs(p, make([]string, 0, 4)), new(fieldStore)),
+		Controls:         readGeneric(p.Controls.Object.Clone(), agentIDs(p, make([]string, 0, 4)), &fs),
 	}
 	if q.Inherits == nil {
 		q.Inherits = []string{}
@@ -257,6 +272,18 @@ func (fs *fieldStore) str(o *Object, key string) *string {
 		fs.strs = make([]string, 0, 8)
 	}
 	fs.strs = append(fs.strs, s)
+	return &fs.strs[len(fs.strs)-1]
+}
+
+// keep returns a pointer to a copy of *s, or nil for nil.
+func (fs *fieldStore) keep(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	if len(fs.strs) == cap(fs.strs) {
+		fs.strs = make([]string, 0, 8)
+	}
+	fs.strs = append(fs.strs, *s)
 	return &fs.strs[len(fs.strs)-1]
 }
 
