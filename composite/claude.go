@@ -2,7 +2,6 @@ package composite
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -47,7 +46,7 @@ func (a Claude) Compose(in *Input) (*Composite, []string, error) {
 			}
 			return ""
 		},
-		Native: func(key string) string { return vfs.Join(in.Home, ".claude", strings.TrimSuffix(key, "/")) },
+		Native: nativeSources(in.Home, ".claude", claudeDeclarations),
 	})
 	if err != nil {
 		return nil, nil, err

@@ -59,6 +59,56 @@ type StateSources struct {
 	Native func(key string) string
 }
 
+// nativeSources returns a [StateSources].Native that gives, for a key of
+// decls, path.Join(dir, rel, key without its trailing slash), as a plan
+// asks for most of them: all of them are made at once, as parts of one
+// string, when dir is clean and absolute and rel and the keys are plain
+// names; any other key, or any other input, is joined when asked.
+func nativeSources(dir, rel string, decls []Declaration) func(key string) string {
+	join := func(key string) string { return vfs.Join(dir, rel, strings.TrimSuffix(key, "/")) }
+	if len(decls) > maxNativeSources || len(dir) < 2 || dir[0] != '/' || !vfs.PlainRel(dir[1:]) || !vfs.PlainRel(rel) {
+		return join
+	}
+	// ends[i] is where the source of decls[i] ends in all; 0 when it is
+	// joined when asked.
+	var ends [maxNativeSources]int
+	n := 0
+	for _, d := range decls {
+		if name := strings.TrimSuffix(d.Key, "/"); vfs.PlainRel(name) {
+			n += len(dir) + 1 + len(rel) + 1 + len(name)
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, d := range decls {
+		if name := strings.TrimSuffix(d.Key, "/"); vfs.PlainRel(name) {
+			b.WriteString(dir)
+			b.WriteByte('/')
+			b.WriteString(rel)
+			b.WriteByte('/')
+			b.WriteString(name)
+			ends[i] = b.Len()
+		}
+	}
+	all := b.String()
+	return func(key string) string {
+		start := 0
+		for i, d := range decls {
+			if ends[i] == 0 {
+				continue
+			}
+			if d.Key == key {
+				return all[start:ends[i]]
+			}
+			start = ends[i]
+		}
+		return join(key)
+	}
+}
+
+// maxNativeSources bounds the declarations nativeSources makes at once.
+const maxNativeSources = 32
+
 // StatePaths checks the profile's state_persistence overrides against
 // decls, the agent's declarations, and resolves each declared path
 // (upstream's createDeclaredStatePaths): its strategy is the override or

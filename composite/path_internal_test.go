@@ -1,7 +1,9 @@
 package composite
 
 import (
+	"fmt"
 	"path"
+	"strings"
 	"testing"
 )
 
@@ -48,4 +50,32 @@ func TestPathShortcutsMatchPath(t *testing.T) {
 		}
 	}
 	t.Logf("%d joins checked", checked)
+}
+
+// TestNativeSourcesMatchPathJoin checks nativeSources against path.Join
+// for declared and undeclared keys, plain and unusual homes and keys.
+func TestNativeSourcesMatchPathJoin(t *testing.T) {
+	t.Parallel()
+	decls := []Declaration{
+		decl("auth.json", StrategySymlink), decl("plugins/", StrategySymlink), decl("a/../b", StrategySymlink),
+		decl("", StrategySymlink), decl("x//y/", StrategySymlink), unknownDeclaration(), decl("bin/", StrategySymlink),
+	}
+	keys := []string{"auth.json", "plugins/", "a/../b", "", "x//y/", UnknownPath, "bin/", "undeclared", "plugins", "../up"}
+	for _, home := range []string{"/h", "/home/u", "", "/", "rel", "/h/", "/h/../g", "//h"} {
+		for _, rel := range []string{".pi/agent", ".claude", "", "a/./b"} {
+			native := nativeSources(home, rel, decls)
+			for _, key := range keys {
+				if got, want := native(key), path.Join(home, rel, strings.TrimSuffix(key, "/")); got != want {
+					t.Errorf("nativeSources(%q, %q)(%q) = %q, want %q", home, rel, key, got, want)
+				}
+			}
+		}
+	}
+	many := make([]Declaration, maxNativeSources+1)
+	for i := range many {
+		many[i] = decl(fmt.Sprintf("k%d", i), StrategySymlink)
+	}
+	if got := nativeSources("/h", "r", many)("k32"); got != "/h/r/k32" {
+		t.Errorf("past maxNativeSources: %q, want /h/r/k32", got)
+	}
 }

@@ -67,7 +67,7 @@ func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 			}
 			return ""
 		},
-		Native: func(key string) string { return vfs.Join(in.Home, ".pi", "agent", strings.TrimSuffix(key, "/")) },
+		Native: nativeSources(in.Home, ".pi/agent", piDeclarations),
 	})
 	if err != nil {
 		return nil, nil, err
