@@ -58,6 +58,9 @@ func (in *Input) Controls() Controls {
 		m.AppendSystemPrompt = a.AppendSystemPrompt
 	}
 	var env LaunchPlan
+	if n := len(c.Environment) + len(a.Environment); n > 0 {
+		env.Env = make([]EnvVar, 0, n)
+	}
 	for _, e := range c.Environment {
 		env.Setenv(e.Name, e.Value)
 	}

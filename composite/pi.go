@@ -146,7 +146,8 @@ func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	}
 	args = append(args, m.Args...)
 	args = append(args, in.PassThrough...)
-	plan := LaunchPlan{Command: piID, Args: args, Env: slices.Clone(m.Environment)}
+	// Room for the two variables set below; the plan always sets one.
+	plan := LaunchPlan{Command: piID, Args: args, Env: append(make([]EnvVar, 0, len(m.Environment)+2), m.Environment...)}
 	jobs, ok, err := deepworkJobs(in, plan.Env)
 	if err != nil {
 		return LaunchPlan{}, nil, err
