@@ -197,6 +197,53 @@ func resolveAgainst(dir, p string) string {
 	return vfs.Join(dir, p)
 }
 
+// resolveAllAgainst returns resolveAgainst(dir, p) for each (p, true) of
+// name(0) to name(n-1), "" for each (p, false). The plain relative names
+// of a clean absolute dir are joined as parts of one string, one
+// allocation for them all.
+func resolveAllAgainst(dir string, n int, name func(i int) (string, bool)) []string {
+	out := make([]string, n)
+	prefix := len(dir) + 1 // dir and a slash
+	switch {
+	case dir == "/":
+		prefix = 1
+	case !path.IsAbs(dir) || !vfs.PlainRel(dir[1:]):
+		prefix = 0 // no part is made at once
+	}
+	joined := func(i int) (string, bool) {
+		p, ok := name(i)
+		return p, ok && prefix > 0 && vfs.PlainRel(p)
+	}
+	size := 0
+	for i := range n {
+		if p, ok := joined(i); ok {
+			size += prefix + len(p)
+		} else if p, ok := name(i); ok {
+			out[i] = resolveAgainst(dir, p)
+		}
+	}
+	if size == 0 {
+		return out
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := range n {
+		if p, ok := joined(i); ok {
+			b.WriteString(dir[:prefix-1])
+			b.WriteByte('/')
+			b.WriteString(p)
+		}
+	}
+	all, start := b.String(), 0
+	for i := range n {
+		if p, ok := joined(i); ok {
+			end := start + prefix + len(p)
+			out[i], start = all[start:end], end
+		}
+	}
+	return out
+}
+
 // parentOf is path.Dir of a clean absolute path, without cleaning again.
 func parentOf(p string) string {
 	i := strings.LastIndexByte(p, '/')

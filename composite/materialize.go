@@ -93,8 +93,16 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 		return nil, &WriteError{Step: "mkdir", Path: root, Err: err}
 	}
 	made := madeDirs{root: true}
-	for _, f := range c.Files {
-		out := resolveAgainst(root, f.RelativePath)
+	// The outputs of the files, then of the state paths, made at once.
+	outs := resolveAllAgainst(root, len(c.Files)+len(c.StatePaths), func(i int) (string, bool) {
+		if i < len(c.Files) {
+			return c.Files[i].RelativePath, true
+		}
+		sp := c.StatePaths[i-len(c.Files)]
+		return sp.Name(), !opts.FilesOnly && !sp.IsUnknown()
+	})
+	for i, f := range c.Files {
+		out := outs[i]
 		if rel := relTo(root, out); strings.HasPrefix(rel, "..") || path.IsAbs(rel) {
 			return nil, &EscapeError{Path: out, Root: root}
 		}
@@ -111,11 +119,11 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 		return nil, nil
 	}
 	var warnings []string
-	for _, sp := range c.StatePaths {
+	for i, sp := range c.StatePaths {
 		if sp.IsUnknown() {
 			continue
 		}
-		w, err := materializeStatePath(fsys, root, sp, opts.Cwd, made)
+		w, err := materializeStatePath(fsys, root, sp, outs[len(c.Files)+i], opts.Cwd, made)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return warnings, err
@@ -132,7 +140,12 @@ func StateOutput(root string, sp StatePath) (string, error) {
 
 // stateOutput is StateOutput of a clean root.
 func stateOutput(root string, sp StatePath) (string, error) {
-	out := resolveAgainst(root, sp.Name())
+	return checkStateOutput(root, sp, resolveAgainst(root, sp.Name()))
+}
+
+// checkStateOutput returns out, the output of sp under the clean root, or
+// an [*EscapeError] when it leaves the root.
+func checkStateOutput(root string, sp StatePath, out string) (string, error) {
 	rel := relTo(root, out)
 	if rel == ".." || strings.HasPrefix(rel, "../") || path.IsAbs(rel) {
 		return "", &EscapeError{Path: sp.RelativePath, Root: root, StatePath: true}
@@ -185,8 +198,10 @@ func (m madeDirs) forget(name string) {
 	}
 }
 
-func materializeStatePath(fsys FS, root string, sp StatePath, cwd string, made madeDirs) ([]string, error) {
-	out, err := stateOutput(root, sp)
+// materializeStatePath materializes sp, whose output under the clean root
+// is out (resolveAgainst(root, sp.Name())).
+func materializeStatePath(fsys FS, root string, sp StatePath, out, cwd string, made madeDirs) ([]string, error) {
+	out, err := checkStateOutput(root, sp, out)
 	if err != nil {
 		return nil, err
 	}

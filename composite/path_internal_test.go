@@ -79,3 +79,26 @@ func TestNativeSourcesMatchPathJoin(t *testing.T) {
 		t.Errorf("past maxNativeSources: %q, want /h/r/k32", got)
 	}
 }
+
+// TestResolveAllAgainstMatchesResolveAgainst checks resolveAllAgainst
+// against resolveAgainst, name by name, for plain and unusual directories
+// and names, some of them not asked for.
+func TestResolveAllAgainstMatchesResolveAgainst(t *testing.T) {
+	t.Parallel()
+	names := []string{"a", "outfitter/profile.json", "", ".", "..", "../x", "/abs", "/abs/../y", "a//b", "a/", "settings.json", "x/./y"}
+	for _, dir := range []string{"/", "/tmp/outfitter-r", "/tmp/r/", "", "rel", "/a/../b", "//x"} {
+		for skip := range 3 {
+			asked := func(i int) bool { return skip == 0 || i%(skip+1) != 0 }
+			got := resolveAllAgainst(dir, len(names), func(i int) (string, bool) { return names[i], asked(i) })
+			for i, p := range names {
+				want := ""
+				if asked(i) {
+					want = resolveAgainst(dir, p)
+				}
+				if got[i] != want {
+					t.Errorf("resolveAllAgainst(%q)[%d] (%q) = %q, want %q", dir, i, p, got[i], want)
+				}
+			}
+		}
+	}
+}
