@@ -80,6 +80,9 @@ type node struct {
 	// stays cheap.
 	children []dirent
 	big      map[string]*node
+	// info is the file information last made for the node, given again
+	// while it still describes it (see infoOf).
+	info atomic.Pointer[memInfo]
 }
 
 // bigDir is the number of entries past which a directory keeps them in a
@@ -274,6 +277,7 @@ func (m *MemFS) copyNode(n *node) *node {
 	if n.big != nil {
 		c.big = maps.Clone(n.big)
 	}
+	c.info.Store(n.info.Load())
 	return c
 }
 
@@ -456,9 +460,22 @@ func (fi *memInfo) ModTime() time.Time { return fi.mtime }
 func (fi *memInfo) IsDir() bool        { return fi.mode.IsDir() }
 func (fi *memInfo) Sys() any           { return nil }
 
+// infoOf returns the information of n named name. A FileInfo is a value
+// that never changes once made: the node keeps the last one made for it
+// and gives it again while it equals the one that would be made now (same
+// name, size, mode and time), so that stating an entry over and over (the
+// entries of a tree that clones share, above all) allocates once. Readers
+// holding a shared lock, of one MemFS or of clones sharing the node, may
+// race to keep theirs: each is right, and the pointer is atomic.
 func infoOf(name string, n *node) *memInfo {
 	fi := nodeInfo(name, n)
-	return &fi
+	if last := n.info.Load(); last != nil && *last == fi {
+		return last
+	}
+	p := new(memInfo) // fi itself stays on the stack
+	*p = fi
+	n.info.Store(p)
+	return p
 }
 
 func nodeInfo(name string, n *node) memInfo {
