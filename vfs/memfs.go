@@ -300,31 +300,34 @@ func (m *MemFS) addNode(parent *node, name string, mode fs.FileMode) *node {
 	return n
 }
 
-// A slab hands out the nodes and directory entries of one MemFS in
-// batches, so that building a tree does not allocate each of them. Only
-// the MemFS that holds it takes from it, holding its lock exclusively; a
-// clone starts with an empty one. What it has handed out is never handed
-// out again. A batch lives as long as any node or entry in it is in use:
-// the batches are kept small (slabNodes nodes, slabDirents entries) to
-// bound what a removed node keeps alive.
+// A slab hands out the nodes, directory entries and small file contents
+// of one MemFS in batches, so that building a tree does not allocate each
+// of them. Only the MemFS that holds it takes from it, holding its lock
+// exclusively; a clone starts with an empty one. What it has handed out is
+// never handed out again. A batch lives as long as any part of it is in
+// use: the batches are kept small (slabNodes nodes, slabDirents entries,
+// slabBytes bytes) to bound what a removed node keeps alive.
 type slab struct {
 	nodeBuf   []node
-	nodeN     int // size of the last node batch
 	direntBuf []dirent
-	direntN   int // size of the last entry batch
+	byteBuf   []byte
+	// The sizes of the last batches.
+	nodeN, direntN uint8
+	byteN          uint16
 }
 
 // The largest batches of a slab.
 const (
 	slabNodes   = 16
 	slabDirents = 64
+	slabBytes   = 4096
 )
 
 // node returns a zero node of its own.
 func (s *slab) node() *node {
 	if len(s.nodeBuf) == 0 {
 		s.nodeN = min(max(2*s.nodeN, 4), slabNodes)
-		s.nodeBuf = make([]node, s.nodeN)
+		s.nodeBuf = make([]node, int(s.nodeN))
 	}
 	n := &s.nodeBuf[0]
 	s.nodeBuf = s.nodeBuf[1:]
@@ -339,11 +342,27 @@ func (s *slab) dirents(n, c int) []dirent {
 	}
 	if c > len(s.direntBuf) {
 		s.direntN = min(max(2*s.direntN, 16), slabDirents)
-		s.direntBuf = make([]dirent, s.direntN)
+		s.direntBuf = make([]dirent, int(s.direntN))
 	}
 	d := s.direntBuf[:n:c]
 	s.direntBuf = s.direntBuf[c:]
 	return d
+}
+
+// clone returns a copy of data of its own, with no room to grow: an append
+// moves it elsewhere. An empty data gives slices.Clone's result.
+func (s *slab) clone(data []byte) []byte {
+	if len(data) == 0 || len(data) > slabBytes/8 {
+		return slices.Clone(data)
+	}
+	if len(data) > len(s.byteBuf) {
+		s.byteN = min(max(2*s.byteN, 256, uint16(len(data))), slabBytes)
+		s.byteBuf = make([]byte, int(s.byteN))
+	}
+	b := s.byteBuf[:len(data):len(data)]
+	s.byteBuf = s.byteBuf[len(data):]
+	copy(b, data)
+	return b
 }
 
 // numChildren returns the number of entries of the directory n.
@@ -609,7 +628,7 @@ func (m *MemFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
-	n.data = slices.Clone(data)
+	n.data = m.slab.clone(data)
 	n.ownData.Store(true)
 	return nil
 }
