@@ -89,7 +89,8 @@ func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &Composite{Root: in.Root, StatePaths: paths}
+	// Room for the files below and a bundled skill's usual few.
+	c := &Composite{Root: in.Root, StatePaths: paths, Files: make([]File, 0, 8)}
 	c.Files = append(c.Files, in.ProfileFile())
 	if mcp != nil {
 		c.Files = append(c.Files, *mcp)
@@ -193,6 +194,7 @@ func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]st
 		}
 	}
 	if hasAsset(in.Assets, AssetPiExtension) {
+		ext := vfs.Join(dir, extensionPath)
 		for _, a := range [][2]string{
 			{AssetPiOnboarding, "outfitter/pi-extension/privateCatalogOnboarding.js"},
 			{AssetPiPolicy, "outfitter/shared/privateCatalogPolicy.cjs"},
@@ -205,7 +207,10 @@ func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]st
 			if a[0] == AssetPiExtension {
 				data = stampPiExtension(data, PiRuntimeValuesOf(in))
 			}
-			out := vfs.Join(dir, a[1])
+			out := ext
+			if a[1] != extensionPath {
+				out = vfs.Join(dir, a[1])
+			}
 			if err := fsys.MkdirAll(path.Dir(out), 0o755); err != nil {
 				return nil, &WriteError{Step: "create parent", Path: path.Dir(out), Err: err}
 			}
@@ -213,7 +218,7 @@ func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]st
 				return nil, &WriteError{Step: "write file", Path: out, Err: err}
 			}
 		}
-		plan.Args = append([]string{"--extension", vfs.Join(dir, extensionPath)}, plan.Args...)
+		plan.Args = append(append(make([]string, 0, 2+len(plan.Args)), "--extension", ext), plan.Args...)
 		plan.Setenv("PI_CODING_AGENT_DIR", dir)
 	}
 	configured, err := piLoginConfigured(fsys, dir)

@@ -128,27 +128,27 @@ func stampPiExtension(src []byte, v PiRuntimeValues) []byte {
 	ends[7] = len(buf)
 	buf = resolve.AppendStringify(buf, v.ASCIIArt, "")
 	ends[8] = len(buf)
+	// Each replacement copies the text into the other of two buffers, which
+	// share one allocation: a stamped text is at most len(src)+len(buf)
+	// long, since the values are.
+	size := len(src) + len(buf)
+	var pair []byte
 	cur, next := src, []byte(nil)
 	start := 0
-	for i, name := range [...]string{
-		`"__OUTFITTER_HOME__"`,
-		`"__OUTFITTER_PROJECT__"`,
-		`"__OUTFITTER_DEFAULT_PROFILES_PATH__"`,
-		`"__OUTFITTER_SETUP_SOURCE_URI__"`,
-		`"__OUTFITTER_AUTO_OPEN__"`,
-		`"__OUTFITTER_ACTIVE_PROFILE__"`,
-		`"__OUTFITTER_DEFAULT_SETTINGS_TEMPLATE__"`,
-		`"__OUTFITTER_STARTUP_ASCII_ART__"`,
-		`"__OUTFITTER_ASCII_ART__"`,
-	} {
+	for i, name := range piPlaceholders {
 		val := buf[start:ends[i]]
 		start = ends[i]
-		j := bytes.Index(cur, []byte(name))
+		j := bytes.Index(cur, name)
 		if j < 0 {
 			continue
 		}
 		if next == nil {
-			next = make([]byte, 0, len(src)+len(buf))
+			if pair == nil {
+				pair = make([]byte, 2*size)
+				next = pair[:0:size]
+			} else {
+				next = pair[size : size : 2*size]
+			}
 		}
 		next = append(append(append(next[:0], cur[:j]...), val...), cur[j+len(name):]...)
 		if &cur[0] == &src[0] {
@@ -157,6 +157,20 @@ func stampPiExtension(src []byte, v PiRuntimeValues) []byte {
 		cur, next = next, cur
 	}
 	return cur
+}
+
+// piPlaceholders are the string literals stampPiExtension replaces, in
+// order; read only.
+var piPlaceholders = [...][]byte{
+	[]byte(`"__OUTFITTER_HOME__"`),
+	[]byte(`"__OUTFITTER_PROJECT__"`),
+	[]byte(`"__OUTFITTER_DEFAULT_PROFILES_PATH__"`),
+	[]byte(`"__OUTFITTER_SETUP_SOURCE_URI__"`),
+	[]byte(`"__OUTFITTER_AUTO_OPEN__"`),
+	[]byte(`"__OUTFITTER_ACTIVE_PROFILE__"`),
+	[]byte(`"__OUTFITTER_DEFAULT_SETTINGS_TEMPLATE__"`),
+	[]byte(`"__OUTFITTER_STARTUP_ASCII_ART__"`),
+	[]byte(`"__OUTFITTER_ASCII_ART__"`),
 }
 
 // appendOptional appends the JSON of s, or undefined for "".

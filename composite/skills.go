@@ -121,16 +121,16 @@ func resolveSkills(fsys FS, res *resolve.Result, root string, agents []string) (
 		}
 	}
 	problems = append(problems, s.shadowing(scopes)...)
-	errs := &SkillsError{}
+	var errs []SkillProblem
 	for _, pr := range problems {
 		if pr.warning {
 			out.warnings = append(out.warnings, pr.message)
 		} else {
-			errs.Problems = append(errs.Problems, SkillProblem{Path: pr.path, Message: pr.message})
+			errs = append(errs, SkillProblem{Path: pr.path, Message: pr.message})
 		}
 	}
-	if len(errs.Problems) > 0 {
-		return nil, errs
+	if len(errs) > 0 {
+		return nil, &SkillsError{Problems: errs}
 	}
 	return out, nil
 }
