@@ -3,6 +3,7 @@ package resolve
 import (
 	"fmt"
 	"path"
+	"strings"
 
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -80,9 +81,11 @@ func Load(fsys FS, opts Options) (*Result, error) {
 		Profile:        res.Profile,
 		Stack:          res.Stack,
 		Layers:         res.Layers,
-		ProfilePaths:   []string{},
-		ProfileFolders: []string{},
 	}
+	// Both lists in one allocation, each clipped to its own part.
+	lists := make([]string, 0, 2*len(res.Layers))
+	out.ProfilePaths = lists[0:0:len(res.Layers)]
+	out.ProfileFolders = lists[len(res.Layers):len(res.Layers):cap(lists)]
 	for _, l := range res.Layers {
 		out.ProfilePaths = append(out.ProfilePaths, l.ProfilePath)
 		if l.ResourceRoot != "" {
@@ -96,15 +99,29 @@ func Load(fsys FS, opts Options) (*Result, error) {
 // source it declares at exactly <its directory>/profiles.
 func createConventionalDirs(fsys FS, files []SettingsFile) error {
 	for _, f := range files {
-		want := vfs.Join(path.Dir(f.Path), "profiles")
+		dir := path.Dir(f.Path)
 		for _, s := range f.Sources {
-			if s.Remote() || s.Path != want {
+			if s.Remote() || !isJoined(s.Path, dir, "profiles") {
 				continue
 			}
+			want := s.Path
 			if err := vfs.MkdirAll(fsys, want, 0o755); err != nil {
 				return fmt.Errorf("create profile source: %w", err)
 			}
 		}
 	}
 	return nil
+}
+
+// isJoined reports whether p is vfs.Join(dir, name) for a plain name,
+// without making the join when dir is clean and absolute.
+func isJoined(p, dir, name string) bool {
+	switch {
+	case !vfs.PlainRel(name):
+	case dir == "/":
+		return len(p) == 1+len(name) && p[0] == '/' && p[1:] == name
+	case len(dir) > 1 && dir[0] == '/' && vfs.PlainRel(dir[1:]):
+		return len(p) == len(dir)+1+len(name) && strings.HasPrefix(p, dir) && p[len(dir)] == '/' && p[len(dir)+1:] == name
+	}
+	return p == vfs.Join(dir, name)
 }

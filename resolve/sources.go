@@ -212,10 +212,9 @@ func candidates(fsys FS, dir string, checkLinks bool) (out []candidate, plain bo
 	}
 	for _, e := range list {
 		n := e.name
-		entry := vfs.Join(dir, n)
 		switch {
 		case e.typ.IsDir():
-			file := vfs.Join(entry, "profile.yml")
+			entry, file := folderProfile(dir, n)
 			if exists(fsys, file) {
 				out = append(out, candidate{slug: n, file: file, folder: entry, resourceRoot: entry, layout: LayoutDirectory})
 				if plain {
@@ -226,11 +225,22 @@ func candidates(fsys FS, dir string, checkLinks bool) (out []candidate, plain bo
 		case e.typ.IsRegular():
 			m := flatFilePattern.FindStringSubmatch(n)
 			if m != nil && m[1] != "profile" {
-				out = append(out, candidate{slug: m[1], file: entry, folder: dir, layout: LayoutFlatFile})
+				out = append(out, candidate{slug: m[1], file: vfs.Join(dir, n), folder: dir, layout: LayoutFlatFile})
 			}
 		}
 	}
 	return out, plain, nil
+}
+
+// folderProfile returns vfs.Join(dir, name) and the profile.yml in it,
+// one string holding both when dir is clean and absolute and name plain.
+func folderProfile(dir, name string) (entry, file string) {
+	if (dir == "/" || len(dir) > 1 && dir[0] == '/' && vfs.PlainRel(dir[1:])) && vfs.PlainRel(name) {
+		file = vfs.Join(dir, name, "profile.yml")
+		return file[:len(file)-len("/profile.yml")], file
+	}
+	entry = vfs.Join(dir, name)
+	return entry, vfs.Join(entry, "profile.yml")
 }
 
 // compareUTF16 orders strings by UTF-16 code units, as JavaScript's
