@@ -291,7 +291,7 @@ func (o stateDirs) source(key string) (string, error) {
 // folderOf returns the profile folder of a source found by source, or "".
 func (o stateDirs) folderOf(src string) string {
 	for _, d := range slices.Backward(o.dirs) {
-		if strings.HasPrefix(src, d.dir+"/") {
+		if under(src, d.dir) {
 			return d.folder
 		}
 	}
@@ -368,5 +368,5 @@ func realPath(fsys vfs.FS, name string) (string, error) {
 
 // within reports whether the clean absolute path p is dir or below it.
 func within(p, dir string) bool {
-	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+	return p == dir || dir == "/" || under(p, dir)
 }

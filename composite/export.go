@@ -137,7 +137,7 @@ func planExport(fsys vfs.FS, res *resolve.Result, exporter PromptExporter) (*exp
 // absolute), dir itself excluded.
 func strictlyInside(p, dir string) bool {
 	p, dir = path.Clean(p), path.Clean(dir)
-	return p != dir && (dir == "/" || strings.HasPrefix(p, dir+"/"))
+	return p != dir && (dir == "/" || under(p, dir))
 }
 
 // writeExport writes a planned export: the directory first, then the

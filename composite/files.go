@@ -173,7 +173,7 @@ func parseSkillReferences(skill string) ([]string, error) {
 
 func insideAny(p string, folders []string) bool {
 	for _, f := range folders {
-		if p == f || strings.HasPrefix(p, f+"/") {
+		if p == f || under(p, f) {
 			return true
 		}
 	}
@@ -242,6 +242,12 @@ func resolveAllAgainst(dir string, n int, name func(i int) (string, bool)) []str
 		}
 	}
 	return out
+}
+
+// under reports whether p starts with dir and a slash, as
+// strings.HasPrefix(p, dir+"/") does, without making dir+"/".
+func under(p, dir string) bool {
+	return len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir
 }
 
 // parentOf is path.Dir of a clean absolute path, without cleaning again.

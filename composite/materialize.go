@@ -192,7 +192,7 @@ func (m madeDirs) mkdirAll(fsys FS, dir string) error {
 // forget drops name and everything remembered below it.
 func (m madeDirs) forget(name string) {
 	for d := range m {
-		if d == name || strings.HasPrefix(d, name+"/") {
+		if d == name || under(d, name) {
 			delete(m, d)
 		}
 	}

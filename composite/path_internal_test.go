@@ -102,3 +102,16 @@ func TestResolveAllAgainstMatchesResolveAgainst(t *testing.T) {
 		}
 	}
 }
+
+// TestUnderMatchesHasPrefix checks under against strings.HasPrefix(p,
+// dir+"/").
+func TestUnderMatchesHasPrefix(t *testing.T) {
+	t.Parallel()
+	for _, dir := range []string{"", "/", "/a", "/a/b", "a"} {
+		for _, p := range []string{"", "/", "//", "/a", "/a/", "/a/b", "/ab", "/a/b/c", "a/b", "a"} {
+			if got, want := under(p, dir), strings.HasPrefix(p, dir+"/"); got != want {
+				t.Errorf("under(%q, %q) = %v, want %v", p, dir, got, want)
+			}
+		}
+	}
+}
