@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -63,5 +64,31 @@ func TestMemberNamesTheKeyThatIsNotAnObject(t *testing.T) {
 	}
 	if got, err := member(doc, "properties"); err != nil || got["controls"] != true {
 		t.Errorf("member: %v, %v, want the properties object", got, err)
+	}
+}
+
+// TestDocumentRank checks the positions that order a document's schema
+// issues, and that a location the document does not hold ranks its
+// first missing step -1 instead of failing.
+func TestDocumentRank(t *testing.T) {
+	doc, err := parseYAML([]byte("b: x\na: [p, q, {c: 1}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		location []string
+		want     []int
+	}{
+		{[]string{"a", "0"}, []int{1, 0}},
+		{[]string{"a", "2", "c"}, []int{1, 2, 0}},
+		{[]string{"b"}, []int{0}},
+		{[]string{"a", "3"}, []int{1, -1}},
+		{[]string{"a", "-1"}, []int{1, -1}},
+		{[]string{"a", "x"}, []int{1, -1}},
+		{[]string{"b", "0"}, []int{0, -1}},
+	} {
+		if got := documentRank(doc, tc.location); !slices.Equal(got, tc.want) {
+			t.Errorf("documentRank(%q) = %v, want %v", tc.location, got, tc.want)
+		}
 	}
 }
