@@ -17,6 +17,7 @@ import (
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/sim/cmd/vfsim/internal/startup"
 )
 
 func checkCommand() *command {
@@ -203,12 +204,12 @@ type source struct {
 func sourcesOf(paths []string) ([]source, error) {
 	var out []source
 	if len(paths) == 0 {
-		names, err := fixtures.CatalogNames()
+		list, err := startup.Catalog() // loading since package initialization for "vfsim check"
 		if err != nil {
 			return nil, err
 		}
-		for _, name := range names {
-			out = append(out, source{load: func() (*fixtures.Fixture, error) { return fixtures.LoadCatalogFixture(name) }})
+		for _, f := range list {
+			out = append(out, source{load: f.Load})
 		}
 		return out, nil
 	}

@@ -18,31 +18,10 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
+
+	_ "github.com/outfitter-go/vfsim/sim/cmd/vfsim/internal/startup" // the collector's target; the catalog's preload
 )
 
 func main() {
-	if p, ok := gcPercent(os.Getenv("GOGC")); ok {
-		debug.SetGCPercent(p)
-	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-// startGCPercent is the garbage collector's target percentage for a run of
-// vfsim: a command lives for tens of milliseconds and allocates a few
-// megabytes, which the default of 100 (a 4 MB minimum heap) collects three
-// or four times while every other thread runs scenarios. 400 (a 16 MB
-// minimum heap, five times the live heap beyond it) lets vfsim check on the
-// catalog finish without a collection and still bounds the heap of a large
-// run.
-const startGCPercent = 400
-
-// gcPercent returns the percentage to set at start, given the GOGC
-// environment variable: none when the user gave GOGC a value, which
-// stands.
-func gcPercent(gogc string) (int, bool) {
-	if gogc != "" {
-		return 0, false
-	}
-	return startGCPercent, true
 }
