@@ -119,28 +119,38 @@ var piBlockControls = append(slices.Clone(genericControls), "allow_external_deep
 // Launch builds pi's launch plan (§3.3).
 func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	m := in.Controls()
-	var args []string
-	flag := func(name string, v *string) {
-		if v != nil {
-			args = append(args, name, *v)
+	flags := [...]struct {
+		name string
+		v    *string
+	}{
+		{"--model", m.Model}, {"--provider", m.Provider}, {"--thinking", m.Thinking},
+		{"--session-dir", m.SessionDirectory}, {"--prompt-template", m.PromptTemplate}, {"--system-prompt", m.SystemPrompt},
+	}
+	prompts, warnings := in.AppendPrompts(m)
+	skills, err := piSkillSources(in, c, m)
+	if err != nil {
+		return LaunchPlan{}, nil, err
+	}
+	n := 2*(len(prompts)+len(m.Extensions)+len(skills)) + len(m.Args) + len(in.PassThrough)
+	for _, f := range flags {
+		if f.v != nil {
+			n += 2
 		}
 	}
-	flag("--model", m.Model)
-	flag("--provider", m.Provider)
-	flag("--thinking", m.Thinking)
-	flag("--session-dir", m.SessionDirectory)
-	flag("--prompt-template", m.PromptTemplate)
-	flag("--system-prompt", m.SystemPrompt)
-	prompts, warnings := in.AppendPrompts(m)
+	var args []string
+	if n > 0 {
+		args = make([]string, 0, n)
+	}
+	for _, f := range flags {
+		if f.v != nil {
+			args = append(args, f.name, *f.v)
+		}
+	}
 	for _, pr := range prompts {
 		args = append(args, "--append-system-prompt", pr)
 	}
 	for _, e := range m.Extensions {
 		args = append(args, "--extension", piExtensionSource(in, e))
-	}
-	skills, err := piSkillSources(in, c, m)
-	if err != nil {
-		return LaunchPlan{}, nil, err
 	}
 	for _, s := range skills {
 		args = append(args, "--skill", s)
