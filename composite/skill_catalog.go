@@ -135,7 +135,7 @@ func skillRoots(fsys vfs.FS, res *resolve.Result) []skillRoot {
 // are recorded as shadowed. A root that does not exist supplies nothing;
 // one that cannot be listed fails with a [*SkillsDirectoryError].
 func discoverSkills(fsys vfs.FS, res *resolve.Result) (*skillCatalog, error) {
-	cat := &skillCatalog{entries: map[string]*catalogSkill{}}
+	cat := &skillCatalog{} // entries made with the first skill found
 	for _, r := range skillRoots(fsys, res) {
 		list, err := vfs.ReadDir(fsys, r.dir)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -175,6 +175,9 @@ func discoverSkills(fsys vfs.FS, res *resolve.Result) (*skillCatalog, error) {
 			entry := &catalogSkill{id: name, dir: dir, skillPath: vfs.Join(dir, "SKILL.md"), refRoot: refRoot, origin: origin}
 			switch selected, ok := cat.entries[name]; {
 			case !ok:
+				if cat.entries == nil {
+					cat.entries = map[string]*catalogSkill{}
+				}
 				cat.entries[name] = entry
 			case selected.dir != dir:
 				cat.shadowed = append(cat.shadowed, shadowedSkill{selected: selected, dir: dir})

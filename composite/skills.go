@@ -83,7 +83,7 @@ func resolveSkills(fsys FS, res *resolve.Result, root string, agents []string) (
 	if err != nil {
 		return nil, err
 	}
-	s := &skillResolver{fsys: fsys, res: res, root: root, catalog: catalog, cache: map[string]materialized{}}
+	s := &skillResolver{fsys: fsys, res: res, root: root, catalog: catalog} // cache made with the first skill
 	p := *res.Profile
 	scopes := append([]string{""}, agents...)
 	if selectsSkills(&p.Controls, scopes) {
@@ -168,6 +168,9 @@ func (s *skillResolver) resolveEntry(entry resolve.Skill, scope string, problems
 	dir, err := s.resolveCatalogSkill(skill, entry.References, addedRoot, problems)
 	if err != nil {
 		return nil, err
+	}
+	if s.cache == nil {
+		s.cache = map[string]materialized{}
 	}
 	s.cache[id] = materialized{refsKey: key, dir: dir}
 	return nonEmpty(dir), nil
