@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -295,4 +296,45 @@ func TestSessionMessageIsAnEvent(t *testing.T) {
 		}
 	}
 	(&sim.Session{}).Message("dropped") // must not panic
+}
+
+// TestRefreshRegeneratesTheComposite checks that a refresh while the
+// agent runs plans the composite again from the edited profile: the
+// refresh event names the regenerated profile document and the composite
+// holds the new model.
+func TestRefreshRegeneratesTheComposite(t *testing.T) {
+	t.Parallel()
+	const profile = "/h/.outfitter/profiles/eng/profile.yml"
+	m := newMachine(t, map[string]string{
+		"/h/.outfitter/settings.yml": "default_profile: eng\nprofile_sources:\n  - path: ./profiles\n",
+		profile:                      "id: eng\ncontrols:\n  model: first-model\n",
+	})
+	var files [][]string
+	obs := sim.ObserverFunc(func(_ context.Context, e sim.Event) {
+		if e.Kind == sim.EventRefresh {
+			files = append(files, e.Files)
+		}
+	})
+	var written []byte
+	agent := sim.AgentFunc(func(_ context.Context, s *sim.Session) (writeback.Exit, error) {
+		if err := vfs.WriteFile(s.FS, profile, []byte("id: eng\ncontrols:\n  model: second-model\n"), 0o644); err != nil {
+			return writeback.Exit{}, err
+		}
+		if err := s.Refresh(); err != nil {
+			return writeback.Exit{}, err
+		}
+		var err error
+		written, err = vfs.ReadFile(s.FS, path.Join(s.Root, "outfitter/profile.json"))
+		return writeback.Exit{Exited: true}, err
+	})
+	res := sim.Execute(context.Background(), m, sim.Spec{Home: "/h", Project: "/p"}, agent, sim.Options{Observer: obs, TempDir: "/tmp"})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if len(files) != 1 || !slices.Contains(files[0], "outfitter/profile.json") {
+		t.Errorf("refresh events' files %q, want one refresh that wrote outfitter/profile.json", files)
+	}
+	if !strings.Contains(string(written), "second-model") {
+		t.Errorf("outfitter/profile.json after the refresh:\n%s\nwant the edited model", written)
+	}
 }
