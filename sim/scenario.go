@@ -197,10 +197,7 @@ func durable(pristine *vfs.MemFS, target FS) (vfs.Delta, error) {
 // outcomeOf is the view of a run that expectations compare; the summary's
 // plain value is built only when an expectation looks at it.
 func outcomeOf(r *Result, rr RunReport, summary bool) fixtures.Outcome {
-	o := fixtures.Outcome{ProfileID: r.ProfileID, AgentID: r.AgentID, ExitCode: r.ExitCode, Warnings: rr.Warnings, Err: tokenized(r)}
-	if len(rr.Messages) > 0 {
-		o.Messages = rr.Messages
-	}
+	o := fixtures.Outcome{ProfileID: r.ProfileID, AgentID: r.AgentID, ExitCode: r.ExitCode, Warnings: rr.Warnings, Messages: rr.Messages, Err: tokenized(r)}
 	if summary && rr.Summary != nil {
 		o.Summary = rr.Summary.value()
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"strconv"
 	"testing"
 	"time"
 
@@ -151,5 +152,34 @@ func TestInteractiveRunWithoutAnswers(t *testing.T) {
 	}
 	if !out.Passed() {
 		t.Errorf("scenario failed:\n%s", out.Failure())
+	}
+}
+
+// TestMessagesExpectation checks that a run's messages reach its
+// expectations: the catalog's skipped-export notice passes an
+// expectation that lists it and fails one that lists another.
+func TestMessagesExpectation(t *testing.T) {
+	t.Parallel()
+	fx, err := fixtures.LoadCatalogFixture("system_prompt_export")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const notice = "System prompt export skipped for profile 'desk' because its source is cache-backed. Copy or symlink the profile into a local profile source to export generated prompts."
+	for _, tc := range []struct {
+		message string
+		pass    bool
+	}{{notice, true}, {"another message", false}} {
+		sc, err := fixtures.ParseScenario([]byte(`{"name": "m", "runs": [{"profile": "desk",
+			"expect": {"messages": {"equals": [`+strconv.Quote(tc.message)+`]}}}]}`), "m.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Passed() != tc.pass {
+			t.Errorf("expecting message %q: passed %v, want %v\n%s", tc.message, out.Passed(), tc.pass, out.Failure())
+		}
 	}
 }
