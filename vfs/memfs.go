@@ -566,6 +566,25 @@ func (m *MemFS) stat(op, name string, flags int) (fs.FileInfo, error) {
 	return infoOf(path.Base(name), n), nil
 }
 
+// Probe returns the mode of the named file, following links, as Stat's
+// FileInfo would give it, or the errno Stat's *fs.PathError would wrap: it
+// allocates nothing. See [Probe].
+func (m *MemFS) Probe(name string) (fs.FileMode, error) {
+	if err := nameErr(name); err != nil {
+		return 0, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	res, err := m.walk(name, walkFollow)
+	if err != nil {
+		return 0, err
+	}
+	if res.n == nil {
+		return 0, syscall.ENOENT
+	}
+	return res.n.mode, nil
+}
+
 // Lstat returns information about the named file without following a final
 // symbolic link.
 func (m *MemFS) Lstat(name string) (fs.FileInfo, error) {

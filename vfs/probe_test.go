@@ -1,0 +1,84 @@
+package vfs_test
+
+import (
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// TestProbe checks that Probe says what Stat says of every name of a tree
+// with links (to files, to directories, dangling, in a loop, through a
+// file) and of names that are not valid: the same mode, or an error that
+// wraps the same errno, on a MemFS and through the Stat fallback.
+func TestProbe(t *testing.T) {
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(m.MkdirAll("/d/sub", 0o755))
+	must(m.WriteFile("/d/f", []byte("x"), 0o600))
+	must(m.Symlink("/d", "/ld"))
+	must(m.Symlink("f", "/d/lf"))
+	must(m.Symlink("/missing", "/dangling"))
+	must(m.Symlink("/loop2", "/loop1"))
+	must(m.Symlink("/loop1", "/loop2"))
+	must(m.Symlink("../ld/sub", "/d/rel"))
+	names := []string{
+		"/", "/d", "/d/sub", "/d/f", "/ld", "/ld/f", "/ld/sub", "/d/lf", "/ld/lf",
+		"/dangling", "/loop1", "/loop1/x", "/d/rel", "/d/f/x", "/ld/f/x", "/missing",
+		"/d/missing/x", "/dangling/x", "", "relative", "/d/../d", "/d//f", "/d/\x00",
+		"/" + strings.Repeat("a", 5000),
+	}
+	for _, backend := range []struct {
+		name string
+		fsys vfs.FS
+	}{{"memfs", m}, {"fallback", openOnly{m}}} {
+		for _, name := range names {
+			mode, err := vfs.Probe(backend.fsys, name)
+			fi, serr := vfs.Stat(backend.fsys, name)
+			if (err == nil) != (serr == nil) {
+				t.Errorf("%s: Probe(%q) error %v, Stat error %v", backend.name, name, err, serr)
+				continue
+			}
+			if serr != nil {
+				var pe *fs.PathError
+				if !errors.As(serr, &pe) {
+					t.Fatalf("%s: Stat(%q) error %T", backend.name, name, serr)
+				}
+				if !errors.Is(err, pe.Err) {
+					t.Errorf("%s: Probe(%q) error %v, Stat's wraps %v", backend.name, name, err, pe.Err)
+				}
+				for _, target := range []error{fs.ErrNotExist, fs.ErrExist, fs.ErrInvalid, fs.ErrPermission} {
+					if errors.Is(err, target) != errors.Is(serr, target) {
+						t.Errorf("%s: Probe(%q): errors.Is(%v, %v) differs from Stat's %v", backend.name, name, err, target, serr)
+					}
+				}
+				continue
+			}
+			if mode != fi.Mode() {
+				t.Errorf("%s: Probe(%q) = %v, Stat's mode %v", backend.name, name, mode, fi.Mode())
+			}
+		}
+	}
+}
+
+// TestProbeAllocs checks that a MemFS probes a missing name and an
+// existing one without allocating (following a link costs what the walk
+// costs, as for Stat).
+func TestProbeAllocs(t *testing.T) {
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	if err := m.MkdirAll("/a/b", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"/a/b", "/a", "/a/missing", "/a/missing/x", "/a/b/c"} {
+		if n := testing.AllocsPerRun(100, func() { _, _ = vfs.Probe(m, name) }); n != 0 {
+			t.Errorf("Probe(%q): %v allocs, want 0", name, n)
+		}
+	}
+}
