@@ -244,7 +244,7 @@ func stateFolders(in *Input, adapter string) stateDirs {
 	out := stateDirs{fsys: in.FS}
 	for _, f := range in.ProfileFolders {
 		d := vfs.Join(f, "cli_specific", adapter)
-		if fi, err := vfs.Stat(in.FS, d); err == nil && fi.IsDir() {
+		if mode, err := vfs.Probe(in.FS, d); err == nil && mode.IsDir() {
 			out.dirs = append(out.dirs, stateDir{dir: d, folder: f, checkout: checkoutOf(in.Layers, f)})
 		}
 	}

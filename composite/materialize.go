@@ -338,7 +338,7 @@ func ensureSource(fsys FS, source string, directory bool, folder string, made ma
 			return "", nil
 		}
 	}
-	fi, err := fsys.Stat(source)
+	mode, err := vfs.Probe(fsys, source)
 	if errors.Is(err, fs.ErrNotExist) {
 		if directory {
 			return "", &WriteError{Step: "create source", Path: source, Err: mkErr}
@@ -353,14 +353,20 @@ func ensureSource(fsys FS, source string, directory bool, folder string, made ma
 		return "", nil
 	}
 	if err != nil {
+		if _, probed := fsys.(vfs.ProbeFS); probed {
+			// A ProbeFS answers with the bare errno: the error as Stat makes it.
+			if _, serr := fsys.Stat(source); serr != nil {
+				err = serr
+			}
+		}
 		return "", &WriteError{Step: "create source", Path: source, Err: err}
 	}
 	switch {
-	case directory && !fi.IsDir():
+	case directory && !mode.IsDir():
 		return "", &StateError{Path: source, Msg: fmt.Sprintf("State source path '%s' must be a directory.", source)}
 	case directory:
 		return "", &WriteError{Step: "create source", Path: source, Err: mkErr}
-	case fi.IsDir():
+	case mode.IsDir():
 		return "", &StateError{Path: source, Msg: fmt.Sprintf("State source path '%s' must be a file.", source)}
 	}
 	def, ok := initialContent(source)

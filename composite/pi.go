@@ -488,6 +488,9 @@ func deepworkJobs(in *Input, env []EnvVar) (string, bool, error) {
 	}
 	for _, f := range in.ProfileFolders {
 		for _, dir := range []string{vfs.Join(f, "deepwork", "jobs"), vfs.Join(f, "cli_specific", piID, "deepwork", "jobs")} {
+			if _, err := vfs.Probe(in.FS, dir); errors.Is(err, fs.ErrNotExist) {
+				continue // what ReadDir would say, without its error
+			}
 			list, err := vfs.ReadDir(in.FS, dir)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue

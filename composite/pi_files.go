@@ -42,7 +42,7 @@ func mcpFile(in *Input) (*File, error) {
 	var inputs []string
 	for _, folder := range in.ProfileFolders {
 		p := vfs.Join(folder, "cli_specific", piID, ".mcp.json")
-		if _, err := vfs.Stat(in.FS, p); err != nil {
+		if _, err := vfs.Probe(in.FS, p); err != nil {
 			continue
 		}
 		data, err := vfs.ReadFile(in.FS, p)
@@ -205,7 +205,7 @@ func piKeybindingsFile(in *Input, kb StatePath) (File, error) {
 	var inputs []string
 	if kb.SourcePath != "" {
 		src := resolveAgainst(in.cwd(), kb.SourcePath)
-		_, statErr := vfs.Stat(in.FS, src)
+		_, statErr := vfs.Probe(in.FS, src)
 		if statErr == nil && (in.Home != "" || insideAny(src, in.ProfileFolders)) {
 			data, err := vfs.ReadFile(in.FS, src)
 			if err != nil {

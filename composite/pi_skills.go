@@ -127,6 +127,9 @@ func piSkillSource(fsys vfs.FS, source string, roots []string) (string, error) {
 // folderSkills lists the directories (not links to them) of a skills
 // folder that hold a SKILL.md file, sorted; a missing folder has none.
 func folderSkills(fsys vfs.FS, dir, what string) ([]string, error) {
+	if _, err := vfs.Probe(fsys, dir); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // what ReadDir would say, without its error
+	}
 	list, err := vfs.ReadDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
