@@ -132,7 +132,9 @@ func ReportOf(r *Result) RunReport {
 	return rr
 }
 
-// links counts the symbolic links of a projected tree.
+// links counts the symbolic links of a projected tree, the size hint of
+// the map of their targets: a wrong count (a mutant of the test or the
+// increment) changes no result.
 func links(t map[string]report.Entry) int {
 	n := 0
 	for _, e := range t {
@@ -194,6 +196,9 @@ func (t jsonTokenizer) tokenize(data []byte) json.RawMessage {
 			end++
 		}
 		end++
+		// raw is the string's text without its quotes; it only picks the
+		// strings worth decoding, so a slice reaching past the closing
+		// quote (end+1) would decode more of them to the same result.
 		if raw := data[i+1 : end-1]; !escaped && !bytes.Contains(raw, fixtureRoot) && (t.composite == nil || !bytes.Contains(raw, t.composite)) {
 			i = end - 1
 			continue
@@ -202,6 +207,7 @@ func (t jsonTokenizer) tokenize(data []byte) json.RawMessage {
 		if json.Unmarshal(data[i:end], &str) == nil {
 			if tokenized := t.tok.Tokenize(str); tokenized != str {
 				if b == nil {
+					// A capacity only: another one changes no result.
 					b = bytes.NewBuffer(make([]byte, 0, len(data)+len(data)/8))
 				}
 				b.Write(data[last:i])
