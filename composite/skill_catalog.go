@@ -117,7 +117,7 @@ func skillRoots(fsys vfs.FS, res *resolve.Result) []skillRoot {
 		if s == "" {
 			continue
 		}
-		if _, err := vfs.Stat(fsys, s); err != nil {
+		if _, err := vfs.Probe(fsys, s); err != nil {
 			continue
 		}
 		catalog := s
@@ -137,6 +137,9 @@ func skillRoots(fsys vfs.FS, res *resolve.Result) []skillRoot {
 func discoverSkills(fsys vfs.FS, res *resolve.Result) (*skillCatalog, error) {
 	cat := &skillCatalog{} // entries made with the first skill found
 	for _, r := range skillRoots(fsys, res) {
+		if _, err := vfs.Probe(fsys, r.dir); errors.Is(err, fs.ErrNotExist) {
+			continue // what ReadDir would say, without its error
+		}
 		list, err := vfs.ReadDir(fsys, r.dir)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -152,14 +155,14 @@ func discoverSkills(fsys vfs.FS, res *resolve.Result) (*skillCatalog, error) {
 				if e.Type()&fs.ModeSymlink == 0 {
 					continue
 				}
-				if fi, err := vfs.Stat(fsys, dir); err != nil || !fi.IsDir() {
+				if mode, err := vfs.Probe(fsys, dir); err != nil || !mode.IsDir() {
 					continue
 				}
 			}
 			if !validSkillID(name) {
 				continue
 			}
-			if _, err := vfs.Stat(fsys, vfs.Join(dir, "SKILL.md")); err != nil {
+			if _, err := vfs.Probe(fsys, vfs.Join(dir, "SKILL.md")); err != nil {
 				continue
 			}
 			names = append(names, name)
