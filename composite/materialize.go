@@ -353,8 +353,8 @@ func ensureSource(fsys FS, source string, directory bool, folder string, made ma
 		return "", nil
 	}
 	if err != nil {
-		if _, probed := fsys.(vfs.ProbeFS); probed {
-			// A ProbeFS answers with the bare errno: the error as Stat makes it.
+		if _, mem := fsys.(*vfs.MemFS); mem {
+			// A MemFS's Probe answers with the bare errno: the error as Stat makes it.
 			if _, serr := fsys.Stat(source); serr != nil {
 				err = serr
 			}

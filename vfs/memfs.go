@@ -566,10 +566,10 @@ func (m *MemFS) stat(op, name string, flags int) (fs.FileInfo, error) {
 	return infoOf(path.Base(name), n), nil
 }
 
-// Probe returns the mode of the named file, following links, as Stat's
-// FileInfo would give it, or the errno Stat's *fs.PathError would wrap: it
-// allocates nothing. See [Probe].
-func (m *MemFS) Probe(name string) (fs.FileMode, error) {
+// probe is [Probe] for a MemFS: the mode of the named file, following
+// links, as Stat's FileInfo would give it, or the errno Stat's
+// *fs.PathError would wrap. It allocates nothing.
+func (m *MemFS) probe(name string) (fs.FileMode, error) {
 	if err := nameErr(name); err != nil {
 		return 0, err
 	}

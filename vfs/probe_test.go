@@ -82,3 +82,34 @@ func TestProbeAllocs(t *testing.T) {
 		}
 	}
 }
+
+// pipeStat is a MemFS whose Stat reports one name as a named pipe.
+type pipeStat struct {
+	*vfs.MemFS
+	pipe string
+}
+
+func (p pipeStat) Stat(name string) (fs.FileInfo, error) {
+	fi, err := p.MemFS.Stat(name)
+	if err == nil && name == p.pipe {
+		return pipeModeInfo{fi}, nil
+	}
+	return fi, err
+}
+
+type pipeModeInfo struct{ fs.FileInfo }
+
+func (pipeModeInfo) Mode() fs.FileMode { return fs.ModeNamedPipe | 0o644 }
+
+// TestProbeEmbeddedMemFS checks that a type embedding a *MemFS is probed
+// through its own Stat, not the MemFS's.
+func TestProbeEmbeddedMemFS(t *testing.T) {
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	if err := m.WriteFile("/p", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mode, err := vfs.Probe(pipeStat{m, "/p"}, "/p")
+	if err != nil || mode.Type() != fs.ModeNamedPipe {
+		t.Errorf("Probe = %v, %v; want a named pipe", mode, err)
+	}
+}

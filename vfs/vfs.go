@@ -471,24 +471,17 @@ func sortEntries(list []fs.DirEntry) {
 
 func isUnsupported(err error) bool { return errors.Is(err, errors.ErrUnsupported) }
 
-// A ProbeFS answers [Probe] itself, without building a FileInfo or, for a
-// name that cannot be stated, an *fs.PathError.
-type ProbeFS interface {
-	FS
-	// Probe returns the mode of the named file, following links, or the
-	// error that Stat's *fs.PathError would wrap.
-	Probe(name string) (fs.FileMode, error)
-}
-
 // Probe reports what [Stat] would say of name's existence and kind: the
 // mode of the file, following links, or an error that errors.Is matches
 // exactly as it matches Stat's error (fs.ErrNotExist for a missing name).
-// It is for callers that only test existence or kind: a [ProbeFS] (MemFS)
-// answers without allocating, and any other file system falls back to
-// Stat, returning its error as it is.
+// It is for callers that only test existence or kind: a *MemFS itself
+// answers without allocating, its error the bare errno that Stat's
+// *fs.PathError would wrap; any other file system, a type that embeds a
+// *MemFS included (it may give Stat other answers), falls back to Stat,
+// returning its error as it is.
 func Probe(fsys FS, name string) (fs.FileMode, error) {
-	if p, ok := fsys.(ProbeFS); ok {
-		return p.Probe(name)
+	if m, ok := fsys.(*MemFS); ok {
+		return m.probe(name)
 	}
 	fi, err := Stat(fsys, name)
 	if err != nil {
