@@ -365,6 +365,21 @@ func (s *slab) clone(data []byte) []byte {
 	return b
 }
 
+// cloneString is clone of a string's bytes.
+func (s *slab) cloneString(data string) []byte {
+	if len(data) == 0 || len(data) > slabBytes/8 {
+		return []byte(data)
+	}
+	if len(data) > len(s.byteBuf) {
+		s.byteN = min(max(2*s.byteN, 256, uint16(len(data))), slabBytes)
+		s.byteBuf = make([]byte, int(s.byteN))
+	}
+	b := s.byteBuf[:len(data):len(data)]
+	s.byteBuf = s.byteBuf[len(data):]
+	copy(b, data)
+	return b
+}
+
 // numChildren returns the number of entries of the directory n.
 func (n *node) numChildren() int { return len(n.children) + len(n.big) }
 
@@ -648,6 +663,20 @@ func (m *MemFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 		return err
 	}
 	n.data = m.slab.clone(data)
+	n.ownData.Store(true)
+	return nil
+}
+
+// writeString is WriteFile of a string's bytes, copied once: see
+// [WriteFileString].
+func (m *MemFS) writeString(name, s string, perm fs.FileMode) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n, _, err := m.openLocked("open", name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	n.data = m.slab.cloneString(s)
 	n.ownData.Store(true)
 	return nil
 }

@@ -2,6 +2,7 @@ package vfs_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -111,5 +112,36 @@ func TestProbeEmbeddedMemFS(t *testing.T) {
 	mode, err := vfs.Probe(pipeStat{m, "/p"}, "/p")
 	if err != nil || mode.Type() != fs.ModeNamedPipe {
 		t.Errorf("Probe = %v, %v; want a named pipe", mode, err)
+	}
+}
+
+// TestWriteFileString checks that WriteFileString leaves what WriteFile of
+// the same bytes leaves, on a MemFS and through the fallback, for contents
+// that fit the slab's batches and ones that do not, and for the errors.
+func TestWriteFileString(t *testing.T) {
+	for _, s := range []string{"", "x", strings.Repeat("a", 300), strings.Repeat("b", 600), strings.Repeat("c", 5000)} {
+		for _, backend := range []struct {
+			name string
+			wrap func(*vfs.MemFS) vfs.FS
+		}{{"memfs", func(m *vfs.MemFS) vfs.FS { return m }}, {"fallback", func(m *vfs.MemFS) vfs.FS { return openFileOnly{openOnly{m}} }}} {
+			a, b := vfs.NewMemFS(vfs.MemOptions{}), vfs.NewMemFS(vfs.MemOptions{})
+			for _, m := range []*vfs.MemFS{a, b} {
+				if err := m.MkdirAll("/d", 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, name := range []string{"/d/f", "/d/f", "/missing/f", "/d"} {
+				errS := vfs.WriteFileString(backend.wrap(a), name, s, 0o600)
+				errB := vfs.WriteFile(backend.wrap(b), name, []byte(s), 0o600)
+				if fmt.Sprint(errS) != fmt.Sprint(errB) {
+					t.Errorf("%s, %d bytes, %s: error %v, WriteFile's %v", backend.name, len(s), name, errS, errB)
+				}
+			}
+			gotS, errS := a.ReadFile("/d/f")
+			gotB, errB := b.ReadFile("/d/f")
+			if errS != nil || errB != nil || string(gotS) != string(gotB) || (gotS == nil) != (gotB == nil) {
+				t.Errorf("%s, %d bytes: read %q (%v), WriteFile's %q (%v)", backend.name, len(s), gotS, errS, gotB, errB)
+			}
+		}
 	}
 }

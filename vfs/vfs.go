@@ -284,6 +284,16 @@ func ReadLink(fsys FS, name string) (string, error) {
 	return "", unsupported("readlink", name)
 }
 
+// WriteFileString is [WriteFile] of the bytes of s. A *MemFS itself copies
+// them once, into the file; any other file system, a type that embeds a
+// *MemFS included, is given []byte(s) by WriteFile.
+func WriteFileString(fsys FS, name, s string, perm fs.FileMode) error {
+	if m, ok := fsys.(*MemFS); ok {
+		return m.writeString(name, s, perm)
+	}
+	return WriteFile(fsys, name, []byte(s), perm)
+}
+
 // WriteFile writes a whole file through [WriteFileFS] or, failing that,
 // [OpenFileFS]; otherwise it returns an error wrapping errors.ErrUnsupported.
 func WriteFile(fsys FS, name string, data []byte, perm fs.FileMode) error {
