@@ -111,7 +111,7 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 				return nil, &WriteError{Step: "create parent", Path: parent, Err: err}
 			}
 		}
-		if err := vfs.WriteFile(fsys, out, []byte(f.Content), 0o644); err != nil {
+		if err := vfs.WriteFileString(fsys, out, f.Content, 0o644); err != nil {
 			return nil, &WriteError{Step: "write file", Path: out, Err: err}
 		}
 	}
@@ -347,7 +347,7 @@ func ensureSource(fsys FS, source string, directory bool, folder string, made ma
 			return "", &WriteError{Step: "create source", Path: path.Dir(source), Err: err}
 		}
 		content, _ := initialContent(source)
-		if err := vfs.WriteFile(fsys, source, []byte(content), 0o644); err != nil {
+		if err := vfs.WriteFileString(fsys, source, content, 0o644); err != nil {
 			return "", &WriteError{Step: "create source", Path: source, Err: err}
 		}
 		return "", nil
