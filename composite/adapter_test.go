@@ -507,3 +507,42 @@ func TestDefaultAssetsPlanLikeACopy(t *testing.T) {
 		t.Errorf("files from the embedded assets differ from a copy's (-copy +embedded):\n%s", diff)
 	}
 }
+
+// TestPluginSkillFrontmatter checks the bundled skill's references as
+// its frontmatter gives them: none when the frontmatter has no
+// references key (the plugin is its manifest and the skill), an error
+// naming the skill when the key is not a list.
+func TestPluginSkillFrontmatter(t *testing.T) {
+	t.Parallel()
+	skill := func(front string) *composite.Input {
+		return &composite.Input{Assets: fstest.MapFS{composite.AssetSkill: {Data: []byte("---\n" + front + "---\nUse Outfitter.\n")}}}
+	}
+	files, err := skill("name: outfitter\n").PluginFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, f.RelativePath)
+	}
+	if diff := cmp.Diff([]string{"outfitter/plugin/.claude-plugin/plugin.json", "outfitter/plugin/skills/outfitter/SKILL.md"}, names); diff != "" {
+		t.Errorf("plugin files without references (-want +got):\n%s", diff)
+	}
+	// With references, twice: the second plan reads them from the memo
+	// of parsed frontmatters.
+	withRefs := skill("references:\n  - file: skills/outfitter/refs/one.md\n")
+	withRefs.Assets.(fstest.MapFS)["skills/outfitter/refs/one.md"] = &fstest.MapFile{Data: []byte("One.\n")}
+	for range 2 {
+		files, err := withRefs.PluginFiles()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 3 || files[2].RelativePath != "outfitter/plugin/skills/outfitter/references/one.md" || files[2].Content != "One.\n" {
+			t.Errorf("plugin files with one reference: %+v, want the manifest, the skill and references/one.md", files)
+		}
+	}
+	_, err = skill("references: one.md\n").PluginFiles()
+	if want := "Outfitter skill references in '" + composite.AssetSkill + "' must be a list."; err == nil || err.Error() != want {
+		t.Errorf("references not a list: error %v, want %q", err, want)
+	}
+}

@@ -58,6 +58,8 @@ func (in *Input) Controls() Controls {
 		m.AppendSystemPrompt = a.AppendSystemPrompt
 	}
 	var env LaunchPlan
+	// A capacity only: another count, or an empty list for none, changes
+	// no result.
 	if n := len(c.Environment) + len(a.Environment); n > 0 {
 		env.Env = make([]EnvVar, 0, n)
 	}

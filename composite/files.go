@@ -78,7 +78,7 @@ func (in *Input) PluginFiles() ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := make([]File, 0, 2+len(refs))
+	files := make([]File, 0, 2+len(refs)) // a capacity only
 	files = append(files,
 		File{RelativePath: pluginManifest, Content: pluginManifestJSON, SourceInputs: inputs, Strategy: FileTransform},
 		File{RelativePath: pluginSkillDir + "/SKILL.md", Content: skill, SourceInputs: inputs, Strategy: FileTransform},
@@ -129,6 +129,7 @@ func skillReferences(skill string) ([]string, error) {
 		return nil, err
 	}
 	skillRefMemo.Lock()
+	// The memo's bound changes what is parsed again, never a result.
 	if skillRefMemo.m == nil || len(skillRefMemo.m) >= 16 {
 		skillRefMemo.m = map[string][]string{}
 	}

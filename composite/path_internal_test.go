@@ -115,3 +115,18 @@ func TestUnderMatchesHasPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillIDAndExtensionIdentityEdges checks two bounds of the catalog's
+// names: a skill id may be 64 characters long, not 65; and an npm
+// source's fragment is dropped wherever it starts, also right after the
+// prefix.
+func TestSkillIDAndExtensionIdentityEdges(t *testing.T) {
+	for n, want := range map[int]bool{maxSkillIDLength: true, maxSkillIDLength + 1: false} {
+		if got := validSkillID(strings.Repeat("a", n)); got != want {
+			t.Errorf("validSkillID of %d letters = %v, want %v", n, got, want)
+		}
+	}
+	if got, want := extensionIdentity("npm:#next", "/w"), extensionIdentity("npm:", "/w"); got != want {
+		t.Errorf("extensionIdentity(npm:#next) = %q, want %q, that of npm: without the fragment", got, want)
+	}
+}

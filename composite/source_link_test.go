@@ -111,6 +111,18 @@ func TestSyncedSourceLinksStayInTheCheckout(t *testing.T) {
 			},
 		},
 		{
+			name: "directory link within the checkout, then a file link out",
+			entries: map[string]string{
+				"<folder>/cli_specific":                      "-> ../../shared/cli_specific",
+				"<checkout>/shared/cli_specific/pi/mcp.json": "-> " + home + "/.ssh/config",
+			},
+			key: "mcp.json",
+			want: &composite.SourceLinkError{
+				Source: "<folder>/cli_specific/pi/mcp.json", Checkout: "<checkout>",
+				Link: "<folder>/cli_specific/pi/mcp.json", Target: home + "/.ssh/config", Resolved: home + "/.ssh/config",
+			},
+		},
+		{
 			name: "link within the checkout",
 			entries: map[string]string{
 				"<folder>/cli_specific/pi/auth.json": "-> ../../../../shared/auth.json",
