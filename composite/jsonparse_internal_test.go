@@ -1,7 +1,12 @@
 package composite
 
 import (
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +30,14 @@ func TestParseJSONErrorsAreNodes(t *testing.T) {
 		{"{\"a\" 1}", "Expected ':' after property name in JSON at position 5 (line 1 column 6)"},
 		{"{\"a\":1 \"b\":2}", "Expected ',' or '}' after property value in JSON at position 7 (line 1 column 8)"},
 		{"[1 2]", "Expected ',' or ']' after array element in JSON at position 3 (line 1 column 4)"},
+		{"[\x01]", "Unexpected token '\x01', \"[\x01]\" is not valid JSON"},
+		// Ill-formed UTF-8 decodes to one U+FFFD per maximal subpart, as
+		// Node's reading of the file does (positions checked with Node):
+		// a lead byte and the continuations that could have completed it.
+		{"[\"\xE0\xA0\" 1]", "Expected ',' or ']' after array element in JSON at position 5 (line 1 column 6)"},
+		{"[\"\xF0\x90\x80\" 1]", "Expected ',' or ']' after array element in JSON at position 5 (line 1 column 6)"},
+		{"[\"\xE0\x80\" 1]", "Expected ',' or ']' after array element in JSON at position 6 (line 1 column 7)"},
+		{"[\"a\"\r\n\r 1]", "Expected ',' or ']' after array element in JSON at position 8 (line 3 column 2)"},
 		{"\"abc", "Unterminated string in JSON at position 4 (line 1 column 5)"},
 		{"{} x", "Unexpected non-whitespace character after JSON at position 3 (line 1 column 4)"},
 		{"\"\\x\"", "Bad escaped character in JSON at position 2 (line 1 column 3)"},
@@ -124,6 +137,43 @@ func TestParseJSONValues(t *testing.T) {
 		}
 		if got := compactJSON(v); got != tc.want {
 			t.Errorf("parseJSON(%q) stringifies as %s, want %s", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestNodeUTF16MatchesNode checks nodeUTF16 on ill-formed UTF-8 around
+// every boundary of the lead and continuation bytes against Node's own
+// decoding: testdata/node-utf8-decoding.json holds, for each byte
+// sequence (hex), the UTF-16 units of Buffer.from(bytes).toString("utf8")
+// in Node 20 (lead bytes C1 C2 DF E0 E1 EC ED EE EF F0 F1 F3 F4 F5, a
+// first continuation 7F 80 8F 90 9F A0 BF or C0, then up to two 80, then
+// "x").
+func TestNodeUTF16MatchesNode(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/node-utf8-decoding.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][2]string
+	if err := json.Unmarshal(data, &rows); err != nil {
+		t.Fatal(err)
+	}
+	// Sequences cut by the end of the text, also from Node.
+	rows = append(rows, [2]string{"f090", "fffd"}, [2]string{"e0a0", "fffd"}, [2]string{"f09080", "fffd"}, [2]string{"c2", "fffd"})
+	if len(rows) < 300 {
+		t.Fatalf("%d rows of Node's decoding, want the whole table", len(rows))
+	}
+	for _, row := range rows {
+		in, err := hex.DecodeString(row[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, u := range nodeUTF16(in) {
+			got = append(got, fmt.Sprintf("%04x", u))
+		}
+		if strings.Join(got, " ") != row[1] {
+			t.Errorf("nodeUTF16(%s) = %s, Node gives %s", row[0], strings.Join(got, " "), row[1])
 		}
 	}
 }

@@ -130,3 +130,25 @@ func TestSkillIDAndExtensionIdentityEdges(t *testing.T) {
 		t.Errorf("extensionIdentity(npm:#next) = %q, want %q, that of npm: without the fragment", got, want)
 	}
 }
+
+// TestGitAndNpmIdentities checks the normalized identities of sources
+// that only some forms reach: a URL's host is lowercased and its .git
+// and trailing slashes dropped, a source that is no URL with a scheme and
+// a host is kept as written, and a fragment or version is cut wherever
+// it starts.
+func TestGitAndNpmIdentities(t *testing.T) {
+	for source, want := range map[string]string{
+		"git:https://Example.COM/a/b.git/": "git:https://example.com/a/b.git",
+		"https://Example.COM/a/b#v1":       "git:https://example.com/a/b.git",
+		"git:relative/Path":                "git:relative/Path.git",
+		"git:https:///Path":                "git:https:///Path.git",
+		"git:https://Example.COM/a b":      "git:https://Example.COM/a b.git",
+		"git:#ref":                         "git:.git",
+		"npm:@@1":                          "npm:@",
+		"npm:@Scope/Pkg@2":                 "npm:@scope/pkg",
+	} {
+		if got := extensionIdentity(source, "/w"); got != want {
+			t.Errorf("extensionIdentity(%q) = %q, want %q", source, got, want)
+		}
+	}
+}
