@@ -352,23 +352,27 @@ func (s *slab) dirents(n, c int) []dirent {
 // clone returns a copy of data of its own, with no room to grow: an append
 // moves it elsewhere. An empty data gives slices.Clone's result.
 func (s *slab) clone(data []byte) []byte {
-	if len(data) == 0 || len(data) > slabBytes/8 {
+	if len(data) == 0 {
 		return slices.Clone(data)
 	}
-	if len(data) > len(s.byteBuf) {
-		s.byteN = min(max(2*s.byteN, 256, uint16(len(data))), slabBytes)
-		s.byteBuf = make([]byte, int(s.byteN))
-	}
-	b := s.byteBuf[:len(data):len(data)]
-	s.byteBuf = s.byteBuf[len(data):]
-	copy(b, data)
-	return b
+	return slabCopy(s, data)
 }
 
 // cloneString is clone of a string's bytes.
 func (s *slab) cloneString(data string) []byte {
-	if len(data) == 0 || len(data) > slabBytes/8 {
+	if len(data) == 0 {
 		return []byte(data)
+	}
+	return slabCopy(s, data)
+}
+
+// slabCopy copies data, not empty, into the slab's byte batch, or into
+// memory of its own when it is large.
+func slabCopy[S ~string | ~[]byte](s *slab, data S) []byte {
+	if len(data) > slabBytes/8 {
+		b := make([]byte, len(data))
+		copy(b, data)
+		return b
 	}
 	if len(data) > len(s.byteBuf) {
 		s.byteN = min(max(2*s.byteN, 256, uint16(len(data))), slabBytes)
