@@ -660,27 +660,25 @@ func (m *MemFS) ReadLink(name string) (string, error) {
 // links (a dangling final link creates its target when the target's parent
 // exists).
 func (m *MemFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	n, _, err := m.openLocked("open", name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return err
-	}
-	n.data = m.slab.clone(data)
-	n.ownData.Store(true)
-	return nil
+	return m.write(name, perm, func(s *slab) []byte { return s.clone(data) })
 }
 
 // writeString is WriteFile of a string's bytes, copied once: see
 // [WriteFileString].
-func (m *MemFS) writeString(name, s string, perm fs.FileMode) error {
+func (m *MemFS) writeString(name, text string, perm fs.FileMode) error {
+	return m.write(name, perm, func(s *slab) []byte { return s.cloneString(text) })
+}
+
+// write creates or truncates the named file and gives it the bytes that
+// content copies into the file system's slab, under the write lock.
+func (m *MemFS) write(name string, perm fs.FileMode, content func(*slab) []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n, _, err := m.openLocked("open", name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	if err != nil {
 		return err
 	}
-	n.data = m.slab.cloneString(s)
+	n.data = content(&m.slab)
 	n.ownData.Store(true)
 	return nil
 }

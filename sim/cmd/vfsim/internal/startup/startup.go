@@ -68,19 +68,14 @@ func Wanted(args []string) bool {
 // Fixture is a fixture of the embedded catalog, loaded at most once.
 type Fixture struct {
 	name string
-	once sync.Once
-	fx   *fixtures.Fixture
-	err  error
+	load func() (*fixtures.Fixture, error)
 }
 
 // Name returns the fixture's name.
 func (f *Fixture) Name() string { return f.name }
 
 // Load returns the fixture, loading it unless that is done or under way.
-func (f *Fixture) Load() (*fixtures.Fixture, error) {
-	f.once.Do(func() { f.fx, f.err = fixtures.LoadCatalogFixture(f.name) })
-	return f.fx, f.err
-}
+func (f *Fixture) Load() (*fixtures.Fixture, error) { return f.load() }
 
 // Catalog returns the fixtures of the embedded catalog in name order, the
 // same for every call.
@@ -93,7 +88,7 @@ var catalog = sync.OnceValues(func() ([]*Fixture, error) {
 	}
 	list := make([]*Fixture, len(names))
 	for i, n := range names {
-		list[i] = &Fixture{name: n}
+		list[i] = &Fixture{name: n, load: sync.OnceValues(func() (*fixtures.Fixture, error) { return fixtures.LoadCatalogFixture(n) })}
 	}
 	return list, nil
 })
