@@ -65,10 +65,6 @@ func Load(fsys FS, opts Options) (*Result, error) {
 	if !opts.Agents.Has(agent) {
 		return nil, &AgentError{Agent: agent, Known: opts.Agents.IDs()}
 	}
-	cache := settings.CacheDirectory
-	if cache == "" {
-		cache = vfs.Join(opts.Home, ".outfitter", "cache")
-	}
 	out := &Result{
 		Home:           opts.Home,
 		Project:        opts.Project,
@@ -76,7 +72,7 @@ func Load(fsys FS, opts Options) (*Result, error) {
 		AgentID:        agent,
 		Settings:       settings,
 		SettingsPaths:  loaded.Paths(),
-		CacheDirectory: cache,
+		CacheDirectory: settings.Cache(opts.Home),
 		Sources:        sources,
 		Profile:        res.Profile,
 		Stack:          res.Stack,

@@ -115,7 +115,8 @@ type Settings struct {
 	// the default agent of [Options].Agents).
 	DefaultAgent string
 	// CacheDirectory is the absolute cache_directory, "" when no file sets
-	// it; [Result].CacheDirectory holds the effective value.
+	// it; [Settings.Cache] and [Result].CacheDirectory give the effective
+	// value.
 	CacheDirectory string
 	// ProfileExport is profile_export, nil when unset (effective false).
 	ProfileExport *bool
@@ -131,6 +132,15 @@ type Settings struct {
 	Startup Startup
 	// Enterprise is the shallow-merged enterprise mapping.
 	Enterprise Enterprise
+}
+
+// Cache returns the effective cache directory of a user whose home is
+// home: CacheDirectory, or home/.outfitter/cache when no file sets it.
+func (s *Settings) Cache(home string) string {
+	if s.CacheDirectory == "" {
+		return vfs.Join(home, ".outfitter", "cache")
+	}
+	return s.CacheDirectory
 }
 
 // Reference is one entry of a skill's references list (or of a SKILL.md's

@@ -63,13 +63,14 @@ func bootstrapResult(spec Spec, agent string) *resolve.Result {
 	label := "Outfitter Bootstrap"
 	desc := "Temporary first-run profile that starts Pi before Outfitter settings exist."
 	p := &resolve.Profile{ID: BootstrapProfileID, Label: &label, Description: &desc, Inherits: []string{}}
+	settings := resolve.Settings{
+		ProfileSources: []resolve.Source{}, RemoteSettings: []resolve.RemoteSettings{}, CustomSettings: resolve.NewObject(),
+	}
 	return &resolve.Result{
 		Home: spec.Home, Project: spec.Project, ProfileID: BootstrapProfileID, AgentID: agent,
-		Settings: resolve.Settings{
-			ProfileSources: []resolve.Source{}, RemoteSettings: []resolve.RemoteSettings{}, CustomSettings: resolve.NewObject(),
-		},
+		Settings:       settings,
 		SettingsPaths:  []string{},
-		CacheDirectory: path.Join(spec.Home, ".outfitter", "cache"),
+		CacheDirectory: settings.Cache(spec.Home),
 		Sources:        []resolve.SourceDir{},
 		Profile:        p,
 		Stack:          []*resolve.Profile{p},

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"cmp"
-	"path"
 	"slices"
 	"strings"
 
@@ -259,13 +258,9 @@ func promptDiagnostics(fsys resolve.FS, l resolve.Layer, opts ProfilesOptions, a
 // copy-on-write overlay of fsys, and returns its warnings, or the error
 // that stopped the planning.
 func adapterWarnings(fsys resolve.FS, settings *resolve.LoadedSettings, sources []resolve.SourceDir, r *resolve.Resolution, id string, opts ProfilesOptions, registry *composite.Registry) ([]string, error) {
-	cache := settings.Settings.CacheDirectory
-	if cache == "" {
-		cache = path.Join(opts.Home, ".outfitter", "cache")
-	}
 	res := &resolve.Result{
 		Home: opts.Home, Project: opts.Project, ProfileID: id, AgentID: registry.IDs()[0],
-		Settings: settings.Settings, SettingsPaths: settings.Paths(), CacheDirectory: cache, Sources: sources,
+		Settings: settings.Settings, SettingsPaths: settings.Paths(), CacheDirectory: settings.Settings.Cache(opts.Home), Sources: sources,
 		Profile: withoutPrompts(r.Profile), Stack: r.Stack, ProfilePaths: []string{}, ProfileFolders: []string{},
 	}
 	for _, l := range r.Layers {

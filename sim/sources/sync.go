@@ -147,11 +147,7 @@ func Sync(ctx context.Context, fsys FS, opts Options) (*SyncResult, error) {
 			out.Sources = append(out.Sources, SyncSource(ctx, fsys, opts, s))
 		}
 	}
-	cache := loaded.Settings.CacheDirectory
-	if cache == "" {
-		cache = path.Join(opts.Home, ".outfitter", "cache")
-	}
-	if out.Extensions, err = RefreshExtensions(ctx, fsys, opts.Runner, cache, opts.Progress); err != nil {
+	if out.Extensions, err = RefreshExtensions(ctx, fsys, opts.Runner, loaded.Settings.Cache(opts.Home), opts.Progress); err != nil {
 		return nil, err
 	}
 	if len(out.Sources) == 0 && len(out.Extensions) == 0 {
