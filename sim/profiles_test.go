@@ -94,3 +94,28 @@ func TestLintProfiles(t *testing.T) {
 		t.Errorf("invalid settings: %v, %v; want the settings error alone", got, err)
 	}
 }
+
+// TestLintProfilesReadsProfileFolders: lint plans a folder profile with
+// its folder, so a broken file the folder holds for an agent is reported
+// before a run trips on it.
+func TestLintProfilesReadsProfileFolders(t *testing.T) {
+	t.Parallel()
+	m := newMachine(t, map[string]string{
+		"/h/.outfitter/settings.yml":                           "profile_sources:\n  - path: ./profiles\n",
+		"/h/.outfitter/profiles/eng/profile.yml":               "id: eng\n",
+		"/h/.outfitter/profiles/eng/cli_specific/pi/.mcp.json": "{not json",
+		"/h/.outfitter/profiles/flat.yml":                      "id: flat\n",
+	})
+	got, err := sim.LintProfiles(m, sim.ProfilesOptions{Home: "/h", Project: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, d := range got {
+		lines = append(lines, d.String())
+	}
+	want := []string{"error: /profiles/eng Pi MCP config '/h/.outfitter/profiles/eng/cli_specific/pi/.mcp.json' must contain valid JSON."}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
