@@ -546,3 +546,34 @@ func TestPluginSkillFrontmatter(t *testing.T) {
 		t.Errorf("references not a list: error %v, want %q", err, want)
 	}
 }
+
+// TestPiKeybindingsWithoutHome: planned without a home directory (a
+// library caller's resolution), pi reads a keybindings source only from
+// inside the profile folders, as upstream does
+// (agents/pi/PiAdapter.ts:270-280); the native source, relative then,
+// names a file under the working directory that is left alone.
+func TestPiKeybindingsWithoutHome(t *testing.T) {
+	t.Parallel()
+	eng := home + "/.outfitter/profiles/eng"
+	noHome := func(r *resolve.Result) { r.Home = "" }
+	for _, tt := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"outside the profile folders", map[string]string{project + "/.pi/agent/keybindings.json": `{"custom.mode":"alt+m"}`},
+			"{\n  \"app.thinking.cycle\": [\n    \"ctrl+shift+t\"\n  ]\n}\n"},
+		{"in a profile folder", map[string]string{eng + "/cli_specific/pi/keybindings.json": `{"custom.mode":"alt+m"}`},
+			"{\n  \"custom.mode\": [\n    \"alt+m\"\n  ],\n  \"app.thinking.cycle\": [\n    \"ctrl+shift+t\"\n  ]\n}\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := world{profiles: map[string]string{"eng": "id: eng\n"}, files: tt.files, edit: noHome}
+			_, r := w.mustPlan(t)
+			f, _ := file(t, r.Composite, "keybindings.json")
+			if diff := cmp.Diff(tt.want, f.Content); diff != "" {
+				t.Errorf("content (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
