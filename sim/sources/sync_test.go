@@ -162,9 +162,14 @@ func TestSyncChecks(t *testing.T) {
 			return "", nil
 		})
 	}
+	acme, err := resolve.NewAgents(resolve.Agent{ID: "pi"}, resolve.Agent{ID: "acme", Block: `{"properties": {"flavor": {"type": "string"}}}`})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, settings string
 		runner         sources.Runner
+		agents         *resolve.Agents
 		want           []string
 		err            string
 	}{
@@ -198,6 +203,13 @@ func TestSyncChecks(t *testing.T) {
 			want:     []string{"failed: https://example.test/x.git -> <cache> (Synced source failed profile validation: <cache>/bad.yml#/profile.yml YAMLParseError: line 1: did not find expected node content)"},
 		},
 		{
+			name:     "a profile checked by the caller's agents",
+			settings: "profile_sources:\n  - uri: https://example.test/x.git\n",
+			runner:   cloning(map[string]string{"mint.yml": "id: mint\ncontrols:\n  acme:\n    flavor: 1\n"}),
+			agents:   acme,
+			want:     []string{"failed: https://example.test/x.git -> <cache> (Synced source failed profile validation: <cache>/mint.yml#/controls/acme/flavor must be string)"},
+		},
+		{
 			name:     "a commit ref whose clone fails silently",
 			settings: "profile_sources:\n  - uri: https://example.test/x.git\n    ref: 0123abc\n",
 			runner: runnerFunc(func(_ context.Context, _, name string, args ...string) (string, error) {
@@ -215,7 +227,7 @@ func TestSyncChecks(t *testing.T) {
 			if runner == nil {
 				runner = failing
 			}
-			got, err := sources.Sync(context.Background(), osfs.New(), sources.Options{Home: home, Project: t.TempDir(), Runner: runner})
+			got, err := sources.Sync(context.Background(), osfs.New(), sources.Options{Home: home, Project: t.TempDir(), Runner: runner, Agents: tt.agents})
 			if tt.err != "" {
 				if _, ok := errors.AsType[*sources.SettingsError](err); !ok || !strings.HasPrefix(err.Error(), tt.err) {
 					t.Fatalf("Sync error %v, want %s…", err, tt.err)
