@@ -8,12 +8,13 @@
 //	mkdir REL           create a directory in the config dir
 //	print QUOTED        print the Go-quoted text and a newline
 //	edit PATH QUOTED    write the Go-quoted text to PATH (absolute)
-//	waitfor REL QUOTED  wait, ten seconds at most, until REL in the config
+//	waitfor REL QUOTED  wait, 30 seconds at most, until REL in the config
 //	                    dir (or REL itself when absolute) holds the
 //	                    Go-quoted text, and print "saw REL"
 //	args                print "args" and the arguments as JSON
 //	env NAME            print "env NAME=value" (or "env NAME unset")
 //	wait                print "ready" and sleep until a signal ends it
+//	sleep DURATION      sleep for the Go duration (time.ParseDuration)
 //	exit N              exit with code N
 //
 // Without an exit line it exits with code 0. A failing line prints the
@@ -122,6 +123,12 @@ func step(dir, line string) error {
 		// process; the test sends one after reading "ready".
 		time.Sleep(time.Hour)
 		return fmt.Errorf("no signal came")
+	case "sleep":
+		d, err := time.ParseDuration(rest)
+		if err != nil {
+			return err
+		}
+		time.Sleep(d)
 	case "exit":
 		code, err := strconv.Atoi(rest)
 		if err != nil {
