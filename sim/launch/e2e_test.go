@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"math/rand/v2"
+	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -320,5 +321,57 @@ func TestLiveRefresh(t *testing.T) {
 	}
 	if len(messages) != 0 || len(res.Warnings) != 0 {
 		t.Errorf("messages %q, warnings %q; want none", messages, res.Warnings)
+	}
+}
+
+// TestLiveRefreshDebounce edits two inputs within the debounce set, the
+// one the refresh cannot use second: the two changes make one refresh,
+// which fails, and the failure names the input that changed first. A
+// test observer tells the agent the message came.
+func TestLiveRefreshDebounce(t *testing.T) {
+	t.Parallel()
+	bin := fakeAgent(t)
+	host, hostFS := onHost(t, e2eFixtureFS(t))
+	keys := host + report.HomeRoot + "/.pi/agent/keybindings.json"
+	if err := vfs.MkdirAll(hostFS, path.Dir(keys), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := vfs.WriteFileString(hostFS, keys, "{}\n", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	profile := host + report.HomeRoot + "/.outfitter/profiles/solo/profile.yml"
+	marker := host + "/tmp/refreshed"
+	script := strings.Join([]string{
+		"edit " + keys + " " + strconv.Quote("{}\n"),
+		"sleep 300ms",
+		"edit " + profile + " " + strconv.Quote("id: solo\ncontrols: [\n"),
+		"waitfor " + marker + " " + strconv.Quote("message"),
+		"exit 0",
+	}, "\n")
+	var out strings.Builder
+	var refreshes [][]string
+	var messages []string
+	opts := seeded(host + "/tmp")
+	opts.Env = []string{"FAKEAGENT_SCRIPT=" + script}
+	opts.Observer = sim.ObserverFunc(func(_ context.Context, e sim.Event) {
+		switch e.Kind {
+		case sim.EventRefresh:
+			refreshes = append(refreshes, e.Files)
+		case sim.EventMessage:
+			messages = append(messages, e.Text)
+			if err := os.WriteFile(marker, []byte("message"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	agent := launch.New(launch.Options{Commands: map[string]launch.Command{"pi": {Path: bin}}, Stdout: &out, Stderr: &out, Debounce: 2 * time.Second})
+	spec := sim.Spec{Home: host + report.HomeRoot, Project: host + report.ProjectRoot, Args: []string{"--print", "x"}}
+	res := sim.Execute(context.Background(), hostFS, spec, agent, opts)
+	if res.Err != nil || res.ExitCode != 0 {
+		t.Fatalf("run: %v (exit code %d)\nagent output:\n%s", res.Err, res.ExitCode, out.String())
+	}
+	want := "Could not safely update compositeProfile from " + keys + ": Cannot run with invalid profiles: " + profile
+	if len(messages) != 1 || !strings.HasPrefix(messages[0], want) || len(refreshes) != 0 {
+		t.Errorf("messages %q, refreshes %q; want one failed refresh, %q…", messages, refreshes, want)
 	}
 }
