@@ -126,6 +126,7 @@ func TestParseJSONValues(t *testing.T) {
 	cases := []struct{ text, want string }{
 		{` {"b": 1, "2": [true, false, null], "a": "x\u00e9\n", "b": 2} `, `{"2":[true,false,null],"b":2,"a":"xé\n"}`},
 		{`[1e400, -1e400, 1e-400, -0, 0.5e1]`, `[null,null,0,0,5]`},
+		{`[19, 0.09, 9E+9, -9]`, `[19,0.09,9000000000,-9]`},
 		{`"\ud83d\ude00 \/"`, `"😀 /"`},
 		{`["\b\f\r\t", "\u00C9\u00e9\u0041"]`, `["\b\f\r\t","ÉéA"]`},
 	}
