@@ -438,10 +438,12 @@ func crashScript(fsys *faultfs.FS) []error {
 	if err == nil {
 		_, err = f.Write([]byte("GGGG")) // 4
 		errs = append(errs, err)
-		errs = append(errs, f.Close()) // 5
+		_, err = f.Write([]byte("gg")) // 5
+		errs = append(errs, err)
+		errs = append(errs, f.Close()) // 6
 	}
-	errs = append(errs, fsys.Rename("/d/g", "/d/h")) // 6
-	_, err = fsys.ReadFile("/d/h")                   // 7
+	errs = append(errs, fsys.Rename("/d/g", "/d/h")) // 7
+	_, err = fsys.ReadFile("/d/h")                   // 8
 	errs = append(errs, err)
 	return errs
 }
@@ -462,11 +464,14 @@ func TestCrashAfter(t *testing.T) {
 		{n: 0, torn: 2, want: vfs.Tree{"f": file("NE", 0o644)}, failed: 5},
 		{n: 1, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644)}, failed: 4},
 		{n: 2, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir}, failed: 3},
-		{n: 3, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("", 0o600)}, failed: 4},
-		{n: 3, torn: 3, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("GGG", 0o600)}, failed: 4},
-		{n: 5, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("GGGG", 0o600)}, failed: 2},
-		{n: 6, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "h": file("GGGG", 0o600)}, failed: 1},
-		{n: 7, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "h": file("GGGG", 0o600)}, failed: 0},
+		{n: 3, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("", 0o600)}, failed: 5},
+		// Writes after the torn one write nothing.
+		{n: 3, torn: 3, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("GGG", 0o600)}, failed: 5},
+		{n: 4, torn: 1, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("GGGGg", 0o600)}, failed: 4},
+		{n: 5, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("GGGGgg", 0o600)}, failed: 3},
+		{n: 6, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "g": file("GGGGgg", 0o600)}, failed: 2},
+		{n: 7, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "h": file("GGGGgg", 0o600)}, failed: 1},
+		{n: 8, torn: 0, want: vfs.Tree{"f": file("NEW", 0o644), "m": dir, "h": file("GGGGgg", 0o600)}, failed: 0},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("n=%d,torn=%d", tt.n, tt.torn), func(t *testing.T) {

@@ -97,9 +97,6 @@ func (r *ruleState) considers(op Op) bool {
 	if r.err == nil {
 		return false
 	}
-	if r.limit >= 0 && !writesContent(op) {
-		return false
-	}
 	if r.kind != "" && op.Kind != r.kind {
 		return false
 	}
