@@ -105,6 +105,27 @@ func TestParseJSONErrorsAreNodes(t *testing.T) {
 		{"\"\\uABCG\"", "Bad Unicode escape in JSON at position 6 (line 1 column 7)"},
 		{"\"\\uabcG\"", "Bad Unicode escape in JSON at position 6 (line 1 column 7)"},
 		{"\"\\b\\f\\r\\t\\uFFFD\" x", "Unexpected non-whitespace character after JSON at position 17 (line 1 column 18)"},
+		// The bounds of V8's message shapes (checked with Node): a number's first
+		// character, escapes either side of U+00FF, and texts and positions
+		// either side of ten code units of context.
+		{"t0", "Unexpected number in JSON at position 1 (line 1 column 2)"},
+		{"t9", "Unexpected number in JSON at position 1 (line 1 column 2)"},
+		{"[-]", "No number after minus sign in JSON at position 2 (line 1 column 3)"},
+		{"\"\\ÿ\"", "Bad escaped character in JSON at position 2 (line 1 column 3)"},
+		{"\"\\Ā\"", "Unexpected token 'Ā', \"\"\\Ā\"\" is not valid JSON"},
+		{"x                   ", "Unexpected token 'x', \"x                   \" is not valid JSON"},
+		{"                   x", "Unexpected token 'x', \"                   x\" is not valid JSON"},
+		{"x                    ", "Unexpected token 'x', \"x         \"... is not valid JSON"},
+		{"                    x", "Unexpected token 'x', ...\"          x\" is not valid JSON"},
+		{"x                     ", "Unexpected token 'x', \"x         \"... is not valid JSON"},
+		{"                     x", "Unexpected token 'x', ...\"          x\" is not valid JSON"},
+		{"         x                    ", "Unexpected token 'x', \"         x         \"... is not valid JSON"},
+		{"          x                   ", "Unexpected token 'x', ...\"          x         \"... is not valid JSON"},
+		{"           x                  ", "Unexpected token 'x', ...\"          x         \"... is not valid JSON"},
+		{"[1,1,1,1,1,1,1,1,x]          ", "Unexpected token 'x', ...\"1,1,1,1,1,x]        \"... is not valid JSON"},
+		{"[1,1,1,1,1,1,1,1,1,x]         ", "Unexpected token 'x', ...\"1,1,1,1,1,x]        \"... is not valid JSON"},
+		{"[1,1,1,1,1,1,1,1,1,x]        ", "Unexpected token 'x', ...\"1,1,1,1,1,x]        \" is not valid JSON"},
+		{"[1,1,1,1,1,1,1,1,1,1,x]       ", "Unexpected token 'x', ...\"1,1,1,1,1,x]       \" is not valid JSON"},
 	}
 	for _, tc := range cases {
 		_, err := parseJSON([]byte(tc.text))
@@ -129,6 +150,7 @@ func TestParseJSONValues(t *testing.T) {
 		{`[19, 0.09, 9E+9, -9]`, `[19,0.09,9000000000,-9]`},
 		{`"\ud83d\ude00 \/"`, `"😀 /"`},
 		{`["\b\f\r\t", "\u00C9\u00e9\u0041"]`, `["\b\f\r\t","ÉéA"]`},
+		{`"\u00ff\u00FF\u0039"`, `"ÿÿ9"`},
 	}
 	for _, tc := range cases {
 		v, err := parseJSON([]byte(tc.text))
