@@ -75,9 +75,9 @@ func nodeUTF16(data []byte) []uint16 {
 func illFormedLength(b []byte) int {
 	lo, hi := byte(0x80), byte(0xBF)
 	var need int
+	// A two-byte lead (C2-DF) is the default's: its one continuation
+	// byte, when there, fails, or the sequence would have decoded.
 	switch c := b[0]; {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
 	case c == 0xE0:
 		need, lo = 2, 0xA0
 	case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
