@@ -153,7 +153,9 @@ func checkStateOutput(root string, sp StatePath, out string) (string, error) {
 	return out, nil
 }
 
-// relTo returns p relative to root (both clean and absolute).
+// relTo returns p relative to root (both clean and absolute): "." for
+// root itself, the path below it for p inside it and ".." for any p
+// outside it (its callers ask only whether p leaves root).
 func relTo(root, p string) string {
 	if p == root {
 		return "."
@@ -164,11 +166,7 @@ func relTo(root, p string) string {
 	if len(p) > len(root) && p[len(root)] == '/' && p[:len(root)] == root {
 		return p[len(root)+1:]
 	}
-	up := ".."
-	for d := path.Dir(root); d != "/" && !strings.HasPrefix(p, d+"/"); d = path.Dir(d) {
-		up += "/.."
-	}
-	return up
+	return ".."
 }
 
 // madeDirs remembers the directories one [Write] made or found, so that

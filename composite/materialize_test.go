@@ -37,6 +37,8 @@ func TestWriteRefusesEscapes(t *testing.T) {
 			"CompositeProfile file output path '/tmp/x' must stay under compositeProfile root '" + root + "'."},
 		{"file named ..foo", composite.Composite{Files: []composite.File{{RelativePath: "..foo"}}},
 			"CompositeProfile file output path '" + root + "/..foo' must stay under compositeProfile root '" + root + "'."},
+		{"file beside the root, named as long", composite.Composite{Files: []composite.File{{RelativePath: "../outfitter-eng-pi-abcdeg"}}},
+			"CompositeProfile file output path '/tmp/outfitter-eng-pi-abcdeg' must stay under compositeProfile root '" + root + "'."},
 		{"absolute file elsewhere", composite.Composite{Files: []composite.File{{RelativePath: "/etc/x"}}},
 			"CompositeProfile file output path '/etc/x' must stay under compositeProfile root '" + root + "'."},
 		{"state path above the root", composite.Composite{StatePaths: []composite.StatePath{{RelativePath: "../outside.txt", Strategy: "warn"}}},
@@ -111,6 +113,32 @@ func TestWriteStatePaths(t *testing.T) {
 	}
 	if diff := cmp.Diff(wantSrc, gotSrc); diff != "" {
 		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+}
+
+// TestWriteRelativeStateSource: a relative source path is linked as
+// written and ensured against the working directory, as upstream's
+// symlinkSync and its source check against the process's directory do.
+func TestWriteRelativeStateSource(t *testing.T) {
+	t.Parallel()
+	fsys := memWithRoot(t)
+	must(t, fsys.MkdirAll("/work", 0o755))
+	c := &composite.Composite{Root: root, StatePaths: []composite.StatePath{
+		{RelativePath: "notes.md", Strategy: "symlink", SourcePath: "state/notes.md"},
+	}}
+	_, err := composite.Write(fsys, c, composite.WriteOptions{Cwd: "/work"})
+	must(t, err)
+	got := typeAndText(vfstest.Snapshot(t, fsys, "/"))
+	want := map[string]string{
+		"tmp":                                  "dir ",
+		"tmp/outfitter-eng-pi-abcdef":          "dir ",
+		"tmp/outfitter-eng-pi-abcdef/notes.md": "symlink state/notes.md",
+		"work":                                 "dir ",
+		"work/state":                           "dir ",
+		"work/state/notes.md":                  "file ",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff)
 	}
 }
 
