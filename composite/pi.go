@@ -131,6 +131,8 @@ func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	if err != nil {
 		return LaunchPlan{}, nil, err
 	}
+	// n is a capacity only: any other count (a negative one makes none)
+	// changes no argument, so mutants of this sum are equivalent.
 	n := 2*(len(prompts)+len(m.Extensions)+len(skills)) + len(m.Args) + len(in.PassThrough)
 	for _, f := range flags {
 		if f.v != nil {
