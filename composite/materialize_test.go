@@ -356,6 +356,7 @@ func TestNonInteractivePiLaunch(t *testing.T) {
 		{"mode json", []string{"--mode", "json"}, false},
 		{"mode=rpc", []string{"--mode=rpc"}, false},
 		{"mode text", []string{"--mode", "text"}, true},
+		{"mode without a value", []string{"--mode"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

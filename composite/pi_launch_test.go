@@ -187,6 +187,8 @@ func TestPiLoginNotice(t *testing.T) {
 		{name: "models with a provider", files: map[string]string{agent + "models.json": `{"providers":{"p":{}}}`}},
 		{name: "empty models container, filled providers", files: map[string]string{agent + "models.json": `{"models":[],"providers":{"p":1}}`}},
 		{name: "a non-empty array", files: map[string]string{agent + "models.json": `[1]`}},
+		{name: "an empty array", files: map[string]string{agent + "models.json": `[]`}, notice: true},
+		{name: "an empty models array alone", files: map[string]string{agent + "models.json": `{"models":[]}`}, notice: true},
 		{name: "a string", files: map[string]string{agent + "models.json": `"x"`}, notice: true},
 		{name: "non-interactive", args: []string{"-p", "hi"}},
 	}
