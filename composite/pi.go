@@ -131,8 +131,9 @@ func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	if err != nil {
 		return LaunchPlan{}, nil, err
 	}
-	// n is a capacity only: any other count (a negative one makes none)
-	// changes no argument, so mutants of this sum are equivalent.
+	// n is a capacity only: any other count, or no slice made ahead,
+	// changes no argument, so mutants of this sum, of the flags counted
+	// and of the test of n are equivalent.
 	n := 2*(len(prompts)+len(m.Extensions)+len(skills)) + len(m.Args) + len(in.PassThrough)
 	for _, f := range flags {
 		if f.v != nil {
@@ -374,6 +375,8 @@ func piCheckout(cache, e string) (Checkout, bool) {
 	}
 	c := Checkout{Source: e}
 	src := trimmed
+	// A '#' first leaves no source, which no case below takes, as the
+	// whole entry would not: i > 0 (a mutant) is equivalent.
 	if i := strings.LastIndexByte(src, '#'); i >= 0 {
 		src, c.Ref, c.Pinned = src[:i], src[i+1:], true
 	}
