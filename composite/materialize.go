@@ -171,8 +171,9 @@ func relTo(root, p string) string {
 
 // madeDirs remembers the directories one [Write] made or found, so that
 // the parents many entries share are created once. Write only adds to the
-// tree, except for removing a state path's non-directory output, which
-// [madeDirs.forget] accounts for.
+// tree, except for removing a state path's non-directory output (a link
+// to a directory may have been walked through), after which it forgets
+// all it remembered: that happens only where links cannot be made.
 type madeDirs map[string]bool
 
 // mkdirAll is vfs.MkdirAll, remembered: dir and its ancestors now exist.
@@ -185,15 +186,6 @@ func (m madeDirs) mkdirAll(fsys FS, dir string) error {
 	}
 	m[dir] = true
 	return nil
-}
-
-// forget drops name and everything remembered below it.
-func (m madeDirs) forget(name string) {
-	for d := range m {
-		if d == name || under(d, name) {
-			delete(m, d)
-		}
-	}
 }
 
 // materializeStatePath materializes sp, whose output under the clean root
@@ -277,7 +269,7 @@ func removeExisting(fsys FS, out string, made madeDirs) error {
 	if err := vfs.Remove(fsys, out); err != nil {
 		return &WriteError{Step: "remove existing", Path: out, Err: err}
 	}
-	made.forget(out)
+	clear(made)
 	return nil
 }
 
