@@ -3,6 +3,7 @@ package composite_test
 import (
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -573,6 +574,47 @@ func TestPiKeybindingsWithoutHome(t *testing.T) {
 			f, _ := file(t, r.Composite, "keybindings.json")
 			if diff := cmp.Diff(tt.want, f.Content); diff != "" {
 				t.Errorf("content (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCustomAssets: a caller's assets replace the embedded ones whole: a
+// file they hold is used as they hold it, and one they lack is not taken
+// from the embedded set.
+func TestCustomAssets(t *testing.T) {
+	t.Parallel()
+	skill := "---\nname: outfitter\ndescription: A caller's skill.\n---\nCustom.\n"
+	ext := "// a caller's extension\n"
+	for _, tt := range []struct {
+		name   string
+		assets fstest.MapFS
+	}{
+		{"without the skill", fstest.MapFS{composite.AssetPiExtension: {Data: []byte(ext)}}},
+		{"with the skill", fstest.MapFS{composite.AssetPiExtension: {Data: []byte(ext)}, composite.AssetSkill: {Data: []byte(skill)}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := world{profiles: map[string]string{"eng": "id: eng\n"}, agent: "pi", passThrough: []string{"hello"}}
+			w.opts.Assets = tt.assets
+			fsys, r := w.mustPlan(t)
+			lp, _, err := r.Launch()
+			must(t, err)
+			root := r.Composite.Root
+			_, hasSkill := tt.assets[composite.AssetSkill]
+			f, ok := file(t, r.Composite, "outfitter/plugin/skills/outfitter/SKILL.md")
+			if ok != hasSkill || ok && f.Content != skill {
+				t.Errorf("bundled skill planned %v (%q), want %v (%q)", ok, f.Content, hasSkill, skill)
+			}
+			if got := slices.Contains(lp.Args, root+"/outfitter/plugin/skills/outfitter"); got != hasSkill {
+				t.Errorf("args %q name the bundled skill: %v, want %v", lp.Args, got, hasSkill)
+			}
+			data, err := fsys.ReadFile(root + "/outfitter/outfitter-extension.js")
+			if err != nil || !strings.Contains(string(data), "a caller's extension") {
+				t.Errorf("extension %q (%v), want the caller's", data, err)
+			}
+			if _, err := fsys.Stat(root + "/outfitter/pi-extension/privateCatalogOnboarding.js"); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("an embedded asset the caller's lack was written: %v", err)
 			}
 		})
 	}
