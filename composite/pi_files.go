@@ -331,7 +331,7 @@ func normalizeKey(k string) string {
 		return key
 	}
 	var b strings.Builder
-	b.Grow(len("ctrl+shift+alt+") + len(key))
+	b.Grow(len("ctrl+shift+alt+") + len(key)) // a capacity only
 	for _, m := range [...]struct {
 		on   bool
 		name string

@@ -142,7 +142,9 @@ var defaultAssetTexts = sync.OnceValue(func() map[string]string {
 	return texts
 })
 
-// defaultAssetFiles holds every file of the embedded assets by name.
+// defaultAssetFiles holds every file of the embedded assets by name. It
+// only answers sooner: an asset it lacks is read from the embedded set,
+// so a mutant that leaves it partial or empty is equivalent.
 var defaultAssetFiles = sync.OnceValue(func() map[string][]byte {
 	files := map[string][]byte{}
 	assets := defaultAssets()

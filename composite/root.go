@@ -32,7 +32,7 @@ func CreateRoot(fsys vfs.FS, tempDir, profile, agent string, random io.Reader) (
 			return "", &WriteError{Step: "mkdtemp", Path: prefix, Err: err}
 		}
 		var sb strings.Builder
-		sb.Grow(len(prefix) + len(buf))
+		sb.Grow(len(prefix) + len(buf)) // a capacity only
 		sb.WriteString(prefix)
 		for _, b := range buf {
 			sb.WriteByte(suffixAlphabet[int(b)%len(suffixAlphabet)])
