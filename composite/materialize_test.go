@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"math/rand/v2"
+	"path"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/aferofs"
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
@@ -450,5 +453,84 @@ func TestRootCreatedNamesTheRootOfAFailedPlan(t *testing.T) {
 				t.Errorf("the root of a failed plan survives: %v", err)
 			}
 		})
+	}
+}
+
+// TestPlanSweepsByItsClock: Plan's sweep of stale roots goes by
+// Options.Clock when one is given: a root a day older than the clock
+// stays, one eight days older goes.
+func TestPlanSweepsByItsClock(t *testing.T) {
+	t.Parallel()
+	then := time.Date(2001, 1, 10, 0, 0, 0, 0, time.UTC)
+	w := world{profiles: map[string]string{"eng": "id: eng\n"}}
+	fsys := w.newFS(t)
+	for name, age := range map[string]time.Duration{"/tmp/outfitter-eng-pi-aaaaaa": 24 * time.Hour, "/tmp/outfitter-eng-pi-bbbbbb": 8 * 24 * time.Hour} {
+		must(t, fsys.MkdirAll(name, 0o700))
+		must(t, fsys.Chtimes(name, then.Add(-age), then.Add(-age)))
+	}
+	res, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project, Agents: composite.DefaultRegistry().Agents()})
+	must(t, err)
+	r, err := composite.Plan(fsys, composite.Request{Result: res}, composite.Options{Clock: func() time.Time { return then }, Rand: rand.NewChaCha8([32]byte{7})})
+	must(t, err)
+	if diff := cmp.Diff([]string{"/tmp/outfitter-eng-pi-bbbbbb"}, r.Swept); diff != "" {
+		t.Errorf("swept (-want +got):\n%s", diff)
+	}
+}
+
+// TestRegenerate re-plans a run's files from a fresh resolution: an
+// edited profile shows in them, and a fresh plan that cannot compose or
+// render fails with the error a first plan would give.
+func TestRegenerate(t *testing.T) {
+	t.Parallel()
+	eng := home + "/.outfitter/profiles/eng"
+	tests := []struct {
+		name, file, text, want, wantErr string
+	}{
+		{"an edited model", eng + "/profile.yml", "id: eng\ncontrols:\n  model: edited\n", `"model": "edited"`, ""},
+		{"a broken MCP file", eng + "/cli_specific/pi/.mcp.json", "{", "", "Pi MCP config '" + eng + "/cli_specific/pi/.mcp.json' must contain valid JSON."},
+		{"a failing template", eng + "/profile.yml", "id: eng\nlabel: '[[= outfitter.missing ]]'\n", "", "Cannot render Outfitter template in compositeProfile file 'outfitter/profile.json': "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := world{profiles: map[string]string{"eng": "id: eng\n"}, agent: "pi"}
+			fsys, r := w.mustPlan(t)
+			must(t, fsys.MkdirAll(path.Dir(tt.file), 0o755))
+			must(t, fsys.WriteFile(tt.file, []byte(tt.text), 0o644))
+			res, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project, AgentID: "pi", Agents: composite.DefaultRegistry().Agents()})
+			must(t, err)
+			files, err := r.Regenerate(res)
+			if tt.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("Regenerate error %v, want %q…", err, tt.wantErr)
+				}
+				return
+			}
+			must(t, err)
+			i := slices.IndexFunc(files, func(f composite.File) bool { return f.RelativePath == "outfitter/profile.json" })
+			if i < 0 || !strings.Contains(files[i].Content, tt.want) {
+				t.Errorf("regenerated files %v lack %s in outfitter/profile.json", files, tt.want)
+			}
+		})
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Regenerate(nil) did not panic")
+		}
+	}()
+	_, r := world{profiles: map[string]string{"eng": "id: eng\n"}}.mustPlan(t)
+	_, _ = r.Regenerate(nil)
+}
+
+// TestEnsureSourceExplainsOnMemFS: on a MemFS a source that cannot be
+// looked up is reported with the error Stat makes (operation and path),
+// not the bare errno of the fast lookup.
+func TestEnsureSourceExplainsOnMemFS(t *testing.T) {
+	t.Parallel()
+	fsys := memWithRoot(t)
+	must(t, fsys.WriteFile("/f", nil, 0o644))
+	_, err := composite.EnsureSource(fsys, composite.StatePath{RelativePath: "x", Strategy: "symlink", SourcePath: "/f/x"})
+	if want := "composite create source /f/x: stat /f/x: not a directory"; err == nil || err.Error() != want {
+		t.Errorf("EnsureSource error %v, want %q", err, want)
 	}
 }
