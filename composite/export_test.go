@@ -208,3 +208,17 @@ func TestSystemPromptExportAgain(t *testing.T) {
 		t.Errorf("a disabled export rewrote the file:\n%s", got)
 	}
 }
+
+// TestSystemPromptExportWriteFails: an export that cannot be written
+// fails Materialize, naming the file.
+func TestSystemPromptExportWriteFails(t *testing.T) {
+	t.Parallel()
+	eng := home + "/.outfitter/profiles/eng"
+	w := world{profiles: map[string]string{"eng": "id: eng\nprofile_export: true\n"}, files: map[string]string{eng + "/generated-system-prompt.md/x": ""}}
+	_, r := w.mustPlan(t)
+	_, err := r.Materialize()
+	var we *composite.WriteError
+	if !errors.As(err, &we) || we.Step != "export system prompt" || we.Path != eng+"/generated-system-prompt.md" {
+		t.Errorf("Materialize error %v, want the export's WriteError", err)
+	}
+}
