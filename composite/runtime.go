@@ -98,6 +98,7 @@ func stampPiExtension(src []byte, v PiRuntimeValues) []byte {
 	// The values' JSON, in the order of the names below, encoded into
 	// one buffer that ends[i] splits.
 	var ends [9]int
+	// A capacity only: mutants of this sum are equivalent.
 	buf := make([]byte, 0, 2*(len(v.Home)+len(v.Project)+len(v.DefaultProfilesPath)+len(v.SetupSourceURI)+len(v.ProfileID)+len(v.ASCIIArt))+len(defaultSettingsTemplateJSON)+64)
 	buf = resolve.AppendStringify(buf, v.Home, "")
 	ends[0] = len(buf)
