@@ -282,3 +282,13 @@ func TestWatchPaths(t *testing.T) {
 		t.Errorf("watch paths (-want +got):\n%s", diff)
 	}
 }
+
+// TestStampPiExtensionAtTheStart: a literal that opens the text is
+// stamped like any other.
+func TestStampPiExtensionAtTheStart(t *testing.T) {
+	t.Parallel()
+	got := composite.StampPiExtension(`"__OUTFITTER_HOME__" + "__OUTFITTER_PROJECT__"`, composite.PiRuntimeValues{Home: "/h", Project: "/p"})
+	if want := `"/h" + "/p"`; got != want {
+		t.Errorf("stamped %s, want %s", got, want)
+	}
+}
