@@ -246,6 +246,21 @@ func TestWriteFailsAfter(t *testing.T) {
 	if err := fsys.WriteFile("/d/other", []byte("0123456789"), 0o644); err != nil {
 		t.Errorf("WriteFile of another file: %v", err)
 	}
+	// A file opened again takes n bytes again, and a Write that reaches
+	// the mark without passing it succeeds.
+	f, err = fsys.OpenFile("/d/big", os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := f.Write([]byte("12345")); n != 5 || err != nil {
+		t.Errorf("a Write up to the mark = %d, %v; want 5 and no error", n, err)
+	}
+	if n, err := f.Write([]byte("6")); n != 0 || !errors.Is(err, vfs.ErrNoSpace) {
+		t.Errorf("a Write past the mark = %d, %v; want 0 and ENOSPC", n, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestCloseFailureStillCloses(t *testing.T) {
@@ -521,5 +536,38 @@ func TestCrashAfterNarrowed(t *testing.T) {
 	}
 	if err := fsys.Mkdir("/d/b", 0o755); !errors.Is(err, vfs.ErrIO) {
 		t.Errorf("second mutation: %v, want EIO", err)
+	}
+}
+
+// TestShortWriteNotedBehindLaterOps: a cut-short Write is noted as
+// injected even when other operations began while it wrote: here the
+// wrapped file's write starts one, which a rule fails before it reaches
+// the wrapped FS.
+func TestShortWriteNotedBehindLaterOps(t *testing.T) {
+	t.Parallel()
+	var outer *faultfs.FS
+	inner := faultfs.New(vfstest.MemWith(t, "/", fileTree()), faultfs.When(func(op faultfs.Op) bool {
+		if op.Kind == faultfs.KindWrite {
+			_, _ = outer.ReadLink("/d/f") // failed by outer's rule, never reaches inner
+		}
+		return false
+	}, vfs.ErrIO))
+	outer = faultfs.New(inner, faultfs.WriteFailsAfter("/d/w", 2, vfs.ErrNoSpace), faultfs.When(func(op faultfs.Op) bool { return op.Kind == faultfs.KindReadLink }, vfs.ErrIO))
+	f, err := outer.OpenFile("/d/w", os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := f.Write([]byte("abcd")); n != 2 || !errors.Is(err, vfs.ErrNoSpace) {
+		t.Errorf("Write = %d, %v; want 2 and ENOSPC", n, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var got []faultfs.Kind
+	for _, op := range outer.Injected() {
+		got = append(got, op.Kind)
+	}
+	if diff := cmp.Diff([]faultfs.Kind{faultfs.KindWrite, faultfs.KindReadLink}, got); diff != "" {
+		t.Errorf("injected kinds (-want +got):\n%s", diff)
 	}
 }

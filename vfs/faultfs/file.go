@@ -53,6 +53,8 @@ func (fl *file) Stat() (fs.FileInfo, error) { return fl.f.Stat() }
 // the cut are written), and otherwise writes to the wrapped file.
 func (fl *file) Write(p []byte) (int, error) {
 	op, v := fl.fsys.beginSeq(Op{Kind: KindWrite, Path: fl.name, Mutates: true})
+	// A crash that tears nothing (torn 0) writes no byte below either:
+	// v.torn <= 0 here (a mutant) is equivalent.
 	if v.err != nil && v.torn < 0 {
 		return 0, pathErr(KindWrite, fl.name, v.err)
 	}
