@@ -112,8 +112,9 @@ type verdict struct {
 	torn int64
 }
 
-// pass is the verdict that runs an operation.
-var pass = verdict{torn: -1}
+// pass is the verdict that runs an operation (torn means nothing
+// without an error).
+var pass verdict
 
 // fire counts op and returns the rule's verdict. Write-limit rules never
 // fail a whole operation here; files apply them.
