@@ -216,6 +216,10 @@ func joinPath(a, b string) string {
 	if j == "" {
 		return "."
 	}
+	// Node's path.join keeps a trailing slash: join("../", "") is "../".
+	if b == "" && len(j) > 1 && strings.HasSuffix(a, "/") {
+		j += "/"
+	}
 	return j
 }
 
@@ -290,15 +294,11 @@ func (w *globWalk) addSubpatterns(p string, pat *globPattern) {
 			nextPart, hasNext := pat.at(next)
 			fromSymlink := slices.Contains(pat.symlinks, index)
 			if current.globstar {
-				// A dot name goes on only where the next part that is not
-				// a globstar names it.
-				isDot := strings.HasPrefix(entry.Name(), ".")
+				// A dot name goes on only where the next part names it
+				// (the preprocessing leaves no globstar after a globstar,
+				// which Node's walk would skip here).
 				nextMatches := pat.test(next, entry.Name())
-				nonGlob := next
-				for part, ok := pat.at(nonGlob); ok && part.globstar; part, ok = pat.at(nonGlob) {
-					nonGlob++
-				}
-				if isDot && !pat.test(nonGlob, entry.Name()) {
+				if strings.HasPrefix(entry.Name(), ".") && !nextMatches {
 					continue
 				}
 				if !fromSymlink && isEntryDir {
@@ -340,16 +340,11 @@ func (w *globWalk) addSubpatterns(p string, pat *globPattern) {
 					}
 				}
 			}
-			if current.isLiteral() {
-				if pat.test(index, entry.Name()) && index != last {
-					addSub(next)
-				} else if current.literal == "." && pat.test(next, entry.Name()) {
-					if next == last {
-						w.result(entryPath)
-					} else {
-						addSub(next + 1)
-					}
-				}
+			// Node's walk also steps over a "." part here; the
+			// preprocessing leaves none but a first one, taken above,
+			// and a last one, which nothing follows.
+			if current.isLiteral() && pat.test(index, entry.Name()) && index != last {
+				addSub(next)
 			}
 			if current.match != nil && current.match(entry.Name()) {
 				if index == last {

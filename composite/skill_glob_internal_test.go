@@ -1,7 +1,10 @@
 package composite
 
 import (
+	"encoding/json"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,6 +13,50 @@ import (
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
+// nodeGlobTree is the tree of TestGlobSyncLikeNode and of
+// testdata/node-globsync.json, below "root" (the walk's directory).
+var nodeGlobTree = vfstest.Tree{
+	"out/o.md":                  vfstest.File(""),
+	"root/.hidden/h.md":         vfstest.File(""),
+	"root/dlink":                vfstest.Link("docs/sub"),
+	"root/docs/.dot.md":         vfstest.File(""),
+	"root/docs/[x].md":          vfstest.File(""),
+	"root/docs/a.md":            vfstest.File(""),
+	"root/docs/b.txt":           vfstest.File(""),
+	"root/docs/broken.md":       vfstest.Link("nowhere"),
+	"root/docs/sub/c.md":        vfstest.File(""),
+	"root/docs/sub/deeper":      vfstest.Dir(),
+	"root/docs/sub/deeper/d.md": vfstest.File(""),
+	"root/docs/sub/self":        vfstest.Link("."),
+	"root/linked/outl":          vfstest.Link("../out"),
+}
+
+// TestGlobSyncMatchesNodeTable checks globSync against
+// testdata/node-globsync.json: what Node 22.23.5's fs.globSync(pattern,
+// {cwd: "root"}) returned on nodeGlobTree for every pattern of one to
+// three parts from "**", ".", "..", "", "docs", "*", ".*", "sub", "*.md"
+// and "dlink" (absolute patterns, and those whose results leave the
+// tree's parent, left out).
+func TestGlobSyncMatchesNodeTable(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/node-globsync.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table map[string][]string
+	if err := json.Unmarshal(data, &table); err != nil {
+		t.Fatal(err)
+	}
+	if len(table) < 900 {
+		t.Fatalf("the table holds %d patterns, want the recorded 989", len(table))
+	}
+	cases := make([]globCase, 0, len(table))
+	for p, want := range table {
+		cases = append(cases, globCase{p, want})
+	}
+	checkGlobLikeNode(t, nodeGlobTree, cases)
+}
+
 // TestGlobSyncLikeNode checks the glob of skill references against what
 // Node 22's fs.globSync returned for the same tree and patterns (recorded
 // from node v22.23, the version upstream runs on): dot files, "**" never
@@ -17,21 +64,7 @@ import (
 // expressions, "." and ".." parts, backslashes as separators.
 func TestGlobSyncLikeNode(t *testing.T) {
 	t.Parallel()
-	checkGlobLikeNode(t, vfstest.Tree{
-		"out/o.md":                  vfstest.File(""),
-		"root/.hidden/h.md":         vfstest.File(""),
-		"root/dlink":                vfstest.Link("docs/sub"),
-		"root/docs/.dot.md":         vfstest.File(""),
-		"root/docs/[x].md":          vfstest.File(""),
-		"root/docs/a.md":            vfstest.File(""),
-		"root/docs/b.txt":           vfstest.File(""),
-		"root/docs/broken.md":       vfstest.Link("nowhere"),
-		"root/docs/sub/c.md":        vfstest.File(""),
-		"root/docs/sub/deeper":      vfstest.Dir(),
-		"root/docs/sub/deeper/d.md": vfstest.File(""),
-		"root/docs/sub/self":        vfstest.Link("."),
-		"root/linked/outl":          vfstest.Link("../out"),
-	}, []globCase{
+	checkGlobLikeNode(t, nodeGlobTree, []globCase{
 		{"docs/*.md", []string{"docs/[x].md", "docs/a.md", "docs/broken.md"}},
 		{"docs/**/*.md", []string{"docs/[x].md", "docs/a.md", "docs/broken.md", "docs/sub/c.md", "docs/sub/deeper/d.md"}},
 		{"**/*.md", []string{"docs/[x].md", "docs/a.md", "docs/broken.md", "docs/sub/c.md", "docs/sub/deeper/d.md"}},
@@ -47,6 +80,18 @@ func TestGlobSyncLikeNode(t *testing.T) {
 		{"docs/a.md/", []string{}},
 		{"dlink/c.md/", []string{}},
 		{"linked/outl/o.md", []string{}},
+		{"docs/../**", []string{".", "dlink", "docs", "docs/[x].md", "docs/a.md", "docs/b.txt", "docs/broken.md", "docs/sub", "docs/sub/c.md", "docs/sub/deeper", "docs/sub/deeper/d.md", "docs/sub/self", "linked", "linked/outl"}},
+		{"docs/./**", []string{"docs", "docs/[x].md", "docs/a.md", "docs/b.txt", "docs/broken.md", "docs/sub", "docs/sub/c.md", "docs/sub/deeper", "docs/sub/deeper/d.md", "docs/sub/self"}},
+		{"docs/**/**/*.md", []string{"docs/[x].md", "docs/a.md", "docs/broken.md", "docs/sub/c.md", "docs/sub/deeper/d.md"}},
+		{"**/**/.*", []string{".hidden", "docs/.dot.md"}},
+		{"docs/**/**", []string{"docs", "docs/[x].md", "docs/a.md", "docs/b.txt", "docs/broken.md", "docs/sub", "docs/sub/c.md", "docs/sub/deeper", "docs/sub/deeper/d.md", "docs/sub/self"}},
+		{"**/**/c.md", []string{"docs/sub/c.md"}},
+		{"./docs/**/.*", []string{"docs/.dot.md"}},
+		{"docs/**/./*.md", []string{"docs/[x].md", "docs/a.md", "docs/broken.md", "docs/sub/c.md", "docs/sub/deeper/d.md"}},
+		{"docs/**/../*.md", []string{"docs/[x].md", "docs/a.md", "docs/broken.md", "docs/sub/c.md"}},
+		{"docs/./sub/*.md", []string{"docs/sub/c.md"}},
+		{"docs/sub/./c.md", []string{"docs/sub/c.md"}},
+		{"./docs/./a.md", []string{"docs/a.md"}},
 		{"./docs/*.md", []string{"docs/[x].md", "docs/a.md", "docs/broken.md"}},
 		{"docs//*.md", []string{"docs/[x].md", "docs/a.md", "docs/broken.md"}},
 		{"dlink/*.md", []string{"dlink/c.md"}},
@@ -247,4 +292,37 @@ func TestGlobSyncShapesLikeNode(t *testing.T) {
 		{"docs/[[:graph:][:print:]].md", []string{"docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md", "docs/~.md", "docs/é.md", "docs/٣.md", "docs/Ⅻ.md", "docs/😀.md"}},
 		{"docs/[[:graph:][:graph:]].md", []string{"docs/-.md", "docs/3.md", "docs/B.md", "docs/_.md", "docs/a.md", "docs/~.md", "docs/é.md", "docs/٣.md", "docs/Ⅻ.md", "docs/😀.md"}},
 	})
+}
+
+// TestCompiledGlobHasNoGlobstarPairs checks, over every pattern of up to
+// five parts from globstars, dots, empty parts and names, what the walk
+// relies on: minimatch's preprocessing leaves no globstar right after a
+// globstar, so the part after one never is one, and no "." but first or
+// last.
+func TestCompiledGlobHasNoGlobstarPairs(t *testing.T) {
+	t.Parallel()
+	alphabet := []string{"**", ".", "..", "", "a", "*", ".b"}
+	var walk func(parts []string)
+	walk = func(parts []string) {
+		if len(parts) > 0 {
+			pattern := strings.Join(parts, "/")
+			for _, p := range compileGlob(pattern) {
+				for i := 1; i < len(p.parts); i++ {
+					if p.parts[i].globstar && p.parts[i-1].globstar {
+						t.Fatalf("compileGlob(%q) has a globstar pair: %q", pattern, p.strs)
+					}
+					if i < len(p.parts)-1 && p.parts[i].isLiteral() && p.parts[i].literal == "." {
+						t.Fatalf("compileGlob(%q) has a \".\" inside: %q", pattern, p.strs)
+					}
+				}
+			}
+		}
+		if len(parts) == 5 {
+			return
+		}
+		for _, a := range alphabet {
+			walk(append(parts, a))
+		}
+	}
+	walk(nil)
 }
