@@ -354,6 +354,8 @@ func (w *globWalk) addSubpatterns(p string, pat *globPattern) {
 				}
 			}
 		}
+		// A child without indexes would find nothing: len(sub) >= 0 (a
+		// mutant) is equivalent.
 		if len(sub) > 0 {
 			w.addSubpattern(entryPath, pat.child(sub, symlinks))
 		}
@@ -411,9 +413,7 @@ func globFirstPhase(sets [][]string) [][]string {
 				for gss+1 < len(parts) && parts[gss+1] == "**" {
 					gss++
 				}
-				if gss > gs {
-					parts = slices.Delete(parts, gs+1, gss+1)
-				}
+				parts = slices.Delete(parts, gs+1, gss+1) // none when gss == gs
 				next, p, p2 := at(parts, gs+1), at(parts, gs+2), at(parts, gs+3)
 				if next != ".." || p == "" || p == "." || p == ".." || p2 == "" || p2 == "." || p2 == ".." {
 					continue
@@ -423,14 +423,23 @@ func globFirstPhase(sets [][]string) [][]string {
 				other := slices.Clone(parts)
 				other[gs] = "**"
 				sets = append(sets, other)
+				// Looking on from here; did makes another pass over the
+				// whole set anyway, so gs++ (a mutant) is equivalent.
 				gs--
 			}
-			for i := 1; i < len(parts)-1; i++ {
-				if p := parts[i]; (p == "." || p == "") && !(i == 1 && p == "" && parts[0] == "") {
-					did = true
-					parts = slices.Delete(parts, i, i+1)
-					i--
+			// The "." parts inside go (minimatch drops "" ones too,
+			// which splitting on runs of slashes never leaves inside).
+			if n := len(parts); n > 2 {
+				last := parts[n-1]
+				kept := parts[:1]
+				for _, p := range parts[1 : n-1] {
+					if p == "." {
+						did = true
+					} else {
+						kept = append(kept, p)
+					}
 				}
+				parts = append(kept, last)
 			}
 			if parts[0] == "." && len(parts) == 2 && (parts[1] == "." || parts[1] == "") {
 				did = true
