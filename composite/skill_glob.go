@@ -459,10 +459,9 @@ func globFirstPhase(sets [][]string) [][]string {
 					if len(parts) == 0 {
 						parts = append(parts, "")
 					}
-					dd -= 2
-					if dd < 0 {
-						dd = 0
-					}
+					// Scan again from the start (minimatch steps back
+					// two; did brings another pass anyway).
+					dd = 0
 				}
 			}
 			sets[si] = parts
