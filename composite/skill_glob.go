@@ -376,8 +376,11 @@ func (e namedEntry) Name() string { return e.name }
 func compileGlob(pattern string) []*globPattern {
 	pattern = strings.ReplaceAll(pattern, `\`, "/")
 	sets := [][]string{splitSlashes(pattern)}
+	// minimatch's second phase, which merges sets into one matching
+	// their union, is left out: the walk collects each set's paths into
+	// one result set, so it changes no result (testdata/node-globsync.json
+	// holds patterns that make several sets).
 	sets = globFirstPhase(sets)
-	sets = globSecondPhase(sets)
 	out := make([]*globPattern, 0, len(sets))
 	for _, strs := range sets {
 		parts := make([]globPart, len(strs))
@@ -468,64 +471,6 @@ func globFirstPhase(sets [][]string) [][]string {
 		}
 	}
 	return sets
-}
-
-// globSecondPhase is minimatch's secondPhasePreProcess: patterns that
-// match the same paths are merged.
-func globSecondPhase(sets [][]string) [][]string {
-	for i := 0; i < len(sets)-1; i++ {
-		for j := i + 1; j < len(sets); j++ {
-			if m, ok := partsMatch(sets[i], sets[j]); ok {
-				sets[i] = nil
-				sets[j] = m
-				break
-			}
-		}
-	}
-	return slices.DeleteFunc(sets, func(s []string) bool { return len(s) == 0 })
-}
-
-func partsMatch(a, b []string) ([]string, bool) {
-	ai, bi := 0, 0
-	var result []string
-	which := ""
-	for ai < len(a) && bi < len(b) {
-		switch {
-		case a[ai] == b[bi]:
-			if which == "b" {
-				result = append(result, b[bi])
-			} else {
-				result = append(result, a[ai])
-			}
-			ai++
-			bi++
-		case a[ai] == "**" && ai+1 < len(a) && b[bi] == a[ai+1]:
-			result = append(result, a[ai])
-			ai++
-		case b[bi] == "**" && bi+1 < len(b) && a[ai] == b[bi+1]:
-			result = append(result, b[bi])
-			bi++
-		case a[ai] == "*" && b[bi] != "" && !strings.HasPrefix(b[bi], ".") && b[bi] != "**":
-			if which == "b" {
-				return nil, false
-			}
-			which = "a"
-			result = append(result, a[ai])
-			ai++
-			bi++
-		case b[bi] == "*" && a[ai] != "" && !strings.HasPrefix(a[ai], ".") && a[ai] != "**":
-			if which == "a" {
-				return nil, false
-			}
-			which = "b"
-			result = append(result, b[bi])
-			ai++
-			bi++
-		default:
-			return nil, false
-		}
-	}
-	return result, len(a) == len(b)
 }
 
 func at(parts []string, i int) string {
