@@ -90,8 +90,7 @@ func TestWriteStatePaths(t *testing.T) {
 	if len(warnings) != 0 {
 		t.Errorf("warnings %q", warnings)
 	}
-	got := typeAndText(vfstest.Snapshot(t, fsys, root))
-	want := map[string]string{
+	wantTypeAndText(t, fsys, root, map[string]string{
 		"auth.json":              "symlink /src/auth.json",
 		"settings.json":          "symlink /src/settings.json",
 		"mcp.json":               "symlink /src/mcp.json",
@@ -102,21 +101,14 @@ func TestWriteStatePaths(t *testing.T) {
 		"sessions":               "dir ",
 		"outfitter":              "dir ",
 		"outfitter/profile.json": "file {}\n",
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("composite (-want +got):\n%s", diff)
-	}
-	gotSrc := typeAndText(vfstest.Snapshot(t, fsys, "/src"))
-	wantSrc := map[string]string{
+	})
+	wantTypeAndText(t, fsys, "/src", map[string]string{
 		"auth.json":     "file ",
 		"settings.json": "file ",
 		"mcp.json":      "file {}\n",
 		"models.json":   "file {\"providers\":{}}\n",
 		"plugins":       "dir ",
-	}
-	if diff := cmp.Diff(wantSrc, gotSrc); diff != "" {
-		t.Errorf("sources (-want +got):\n%s", diff)
-	}
+	})
 }
 
 // TestWriteRelativeStateSource: a relative source path is linked as
@@ -131,17 +123,22 @@ func TestWriteRelativeStateSource(t *testing.T) {
 	}}
 	_, err := composite.Write(fsys, c, composite.WriteOptions{Cwd: "/work"})
 	must(t, err)
-	got := typeAndText(vfstest.Snapshot(t, fsys, "/"))
-	want := map[string]string{
+	wantTypeAndText(t, fsys, "/", map[string]string{
 		"tmp":                                  "dir ",
 		"tmp/outfitter-eng-pi-abcdef":          "dir ",
 		"tmp/outfitter-eng-pi-abcdef/notes.md": "symlink state/notes.md",
 		"work":                                 "dir ",
 		"work/state":                           "dir ",
 		"work/state/notes.md":                  "file ",
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("tree (-want +got):\n%s", diff)
+	})
+}
+
+// wantTypeAndText fails the test unless the tree below dir is want, each
+// entry described by typeAndText.
+func wantTypeAndText(t *testing.T, fsys vfs.FS, dir string, want map[string]string) {
+	t.Helper()
+	if diff := cmp.Diff(want, typeAndText(vfstest.Snapshot(t, fsys, dir))); diff != "" {
+		t.Errorf("tree below %s (-want +got):\n%s", dir, diff)
 	}
 }
 

@@ -285,7 +285,6 @@ func TestExecuteMissingCLI(t *testing.T) {
 // then reads; nothing blames the agent for the regenerated file.
 func TestLiveRefresh(t *testing.T) {
 	t.Parallel()
-	bin := fakeAgent(t)
 	host, hostFS := onHost(t, e2eFixtureFS(t))
 	profile := host + report.HomeRoot + "/.outfitter/profiles/solo/profile.yml"
 	script := strings.Join([]string{
@@ -294,27 +293,10 @@ func TestLiveRefresh(t *testing.T) {
 		"waitfor outfitter/profile.json " + strconv.Quote("edited-model"),
 		"exit 0",
 	}, "\n")
-	var out strings.Builder
-	var refreshes [][]string
-	var messages []string
-	opts := seeded(host + "/tmp")
-	opts.Env = []string{"FAKEAGENT_SCRIPT=" + script}
-	opts.Observer = sim.ObserverFunc(func(_ context.Context, e sim.Event) {
-		switch e.Kind {
-		case sim.EventRefresh:
-			refreshes = append(refreshes, e.Files)
-		case sim.EventMessage:
-			messages = append(messages, e.Text)
-		}
-	})
-	agent := launch.New(launch.Options{Commands: map[string]launch.Command{"pi": {Path: bin}}, Stdout: &out, Stderr: &out, Debounce: 20 * time.Millisecond})
-	spec := sim.Spec{Home: host + report.HomeRoot, Project: host + report.ProjectRoot, Args: []string{"--print", "x"}}
-	res := sim.Execute(context.Background(), hostFS, spec, agent, opts)
-	if res.Err != nil || res.ExitCode != 0 {
-		t.Fatalf("run: %v (exit code %d)\nagent output:\n%s", res.Err, res.ExitCode, out.String())
-	}
-	if want := "saw outfitter/profile.json\nsaw outfitter/profile.json\n"; out.String() != want {
-		t.Errorf("agent output %q, want %q", out.String(), want)
+	run := runLive(t, host, hostFS, script, 20*time.Millisecond, nil)
+	res, out, refreshes, messages := run.res, run.out, run.refreshes, run.messages
+	if want := "saw outfitter/profile.json\nsaw outfitter/profile.json\n"; out != want {
+		t.Errorf("agent output %q, want %q", out, want)
 	}
 	if len(refreshes) == 0 || !slices.Contains(refreshes[0], "outfitter/profile.json") {
 		t.Errorf("refreshes %q, want one writing outfitter/profile.json", refreshes)
@@ -330,7 +312,6 @@ func TestLiveRefresh(t *testing.T) {
 // test observer tells the agent the message came.
 func TestLiveRefreshDebounce(t *testing.T) {
 	t.Parallel()
-	bin := fakeAgent(t)
 	host, hostFS := onHost(t, e2eFixtureFS(t))
 	keys := host + report.HomeRoot + "/.pi/agent/keybindings.json"
 	if err := vfs.MkdirAll(hostFS, path.Dir(keys), 0o755); err != nil {
@@ -348,30 +329,53 @@ func TestLiveRefreshDebounce(t *testing.T) {
 		"waitfor " + marker + " " + strconv.Quote("message"),
 		"exit 0",
 	}, "\n")
+	run := runLive(t, host, hostFS, script, 2*time.Second, func() {
+		if err := os.WriteFile(marker, []byte("message"), 0o644); err != nil {
+			t.Error(err)
+		}
+	})
+	messages, refreshes := run.messages, run.refreshes
+	want := "Could not safely update compositeProfile from " + keys + ": Cannot run with invalid profiles: " + profile
+	if len(messages) != 1 || !strings.HasPrefix(messages[0], want) || len(refreshes) != 0 {
+		t.Errorf("messages %q, refreshes %q; want one failed refresh, %q…", messages, refreshes, want)
+	}
+}
+
+// liveRun is what runLive observed of a run.
+type liveRun struct {
+	res       *sim.Result
+	out       string     // the agent's output
+	refreshes [][]string // the files of each refresh
+	messages  []string
+}
+
+// runLive runs the fixture on the host with the fake agent playing
+// script and the watch debounced as given, calling onMessage (when set)
+// at each message; a run that fails or exits non-zero fails the test.
+func runLive(t *testing.T, host string, hostFS sim.FS, script string, debounce time.Duration, onMessage func()) liveRun {
+	t.Helper()
+	bin := fakeAgent(t)
 	var out strings.Builder
-	var refreshes [][]string
-	var messages []string
+	var run liveRun
 	opts := seeded(host + "/tmp")
 	opts.Env = []string{"FAKEAGENT_SCRIPT=" + script}
 	opts.Observer = sim.ObserverFunc(func(_ context.Context, e sim.Event) {
 		switch e.Kind {
 		case sim.EventRefresh:
-			refreshes = append(refreshes, e.Files)
+			run.refreshes = append(run.refreshes, e.Files)
 		case sim.EventMessage:
-			messages = append(messages, e.Text)
-			if err := os.WriteFile(marker, []byte("message"), 0o644); err != nil {
-				t.Error(err)
+			run.messages = append(run.messages, e.Text)
+			if onMessage != nil {
+				onMessage()
 			}
 		}
 	})
-	agent := launch.New(launch.Options{Commands: map[string]launch.Command{"pi": {Path: bin}}, Stdout: &out, Stderr: &out, Debounce: 2 * time.Second})
+	agent := launch.New(launch.Options{Commands: map[string]launch.Command{"pi": {Path: bin}}, Stdout: &out, Stderr: &out, Debounce: debounce})
 	spec := sim.Spec{Home: host + report.HomeRoot, Project: host + report.ProjectRoot, Args: []string{"--print", "x"}}
-	res := sim.Execute(context.Background(), hostFS, spec, agent, opts)
-	if res.Err != nil || res.ExitCode != 0 {
-		t.Fatalf("run: %v (exit code %d)\nagent output:\n%s", res.Err, res.ExitCode, out.String())
+	run.res = sim.Execute(context.Background(), hostFS, spec, agent, opts)
+	run.out = out.String()
+	if run.res.Err != nil || run.res.ExitCode != 0 {
+		t.Fatalf("run: %v (exit code %d)\nagent output:\n%s", run.res.Err, run.res.ExitCode, run.out)
 	}
-	want := "Could not safely update compositeProfile from " + keys + ": Cannot run with invalid profiles: " + profile
-	if len(messages) != 1 || !strings.HasPrefix(messages[0], want) || len(refreshes) != 0 {
-		t.Errorf("messages %q, refreshes %q; want one failed refresh, %q…", messages, refreshes, want)
-	}
+	return run
 }
