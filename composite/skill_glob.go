@@ -650,6 +650,8 @@ func bracket(units []rune, start int) (tok globToken, end int, u, ok bool) {
 }
 
 func indexUnits(units []rune, from int, s string) int {
+	// Its one caller looks for ":]", whose bracket cannot close when it
+	// ends the text: i+len(s) < len(units) (a mutant) is equivalent.
 	for i := from; i+len(s) <= len(units); i++ {
 		ok := true
 		for j := 0; j < len(s); j++ {

@@ -329,3 +329,57 @@ func TestCompiledGlobHasNoGlobstarPairs(t *testing.T) {
 	}
 	walk(nil)
 }
+
+// TestGlobSyncClassBoundsLikeNode checks bracket expressions at their
+// bounds against Node 22.23.5's fs.globSync on a directory of one-character
+// names either side of each class's edges (tab and carriage return, DEL
+// and U+0080, the digits, "a"-"f" and "A"-"F", and the characters a
+// bracket expression treats specially), with ranges, negations and
+// unclosed expressions.
+func TestGlobSyncClassBoundsLikeNode(t *testing.T) {
+	t.Parallel()
+	tree := vfstest.Tree{}
+	for _, name := range []string{"\t", "\b", "\r", "\u000e", "\u007f", "\u0080", "0", "9", ":", "a", "f", "g", "`", "A", "F", "G", "@", "-", "]", "!", "^", "["} {
+		tree["root/docs/"+name+".md"] = vfstest.File("")
+	}
+	checkGlobLikeNode(t, tree, []globCase{
+		{"docs/[[:ascii:]].md", []string{"docs/\b.md", "docs/\t.md", "docs/\r.md", "docs/\u000e.md", "docs/!.md", "docs/-.md", "docs/0.md", "docs/9.md", "docs/:.md", "docs/@.md", "docs/A.md", "docs/F.md", "docs/G.md", "docs/[.md", "docs/].md", "docs/^.md", "docs/`.md", "docs/a.md", "docs/f.md", "docs/g.md", "docs/\u007f.md"}},
+		{"docs/[[:space:]].md", []string{"docs/\t.md", "docs/\r.md"}},
+		{"docs/[[:xdigit:]].md", []string{"docs/0.md", "docs/9.md", "docs/A.md", "docs/F.md", "docs/a.md", "docs/f.md"}},
+		{"docs/[[:cntrl:]].md", []string{"docs/\b.md", "docs/\t.md", "docs/\r.md", "docs/\u000e.md", "docs/\u007f.md", "docs/\u0080.md"}},
+		{"docs/[[:digit:]].md", []string{"docs/0.md", "docs/9.md"}},
+		{"docs/[[:punct:]].md", []string{"docs/!.md", "docs/-.md", "docs/:.md", "docs/@.md", "docs/[.md", "docs/].md"}},
+		{"docs/[[:graph:]].md", []string{"docs/!.md", "docs/-.md", "docs/0.md", "docs/9.md", "docs/:.md", "docs/@.md", "docs/A.md", "docs/F.md", "docs/G.md", "docs/[.md", "docs/].md", "docs/^.md", "docs/`.md", "docs/a.md", "docs/f.md", "docs/g.md"}},
+		{"docs/[[:print:]].md", []string{"docs/\b.md", "docs/\t.md", "docs/\r.md", "docs/\u000e.md", "docs/\u007f.md", "docs/\u0080.md"}},
+		{"docs/[a-f].md", []string{"docs/a.md", "docs/f.md"}},
+		{"docs/[0-9].md", []string{"docs/0.md", "docs/9.md"}},
+		{"docs/[!a-f].md", []string{"docs/\b.md", "docs/\t.md", "docs/\r.md", "docs/\u000e.md", "docs/!.md", "docs/-.md", "docs/0.md", "docs/9.md", "docs/:.md", "docs/@.md", "docs/A.md", "docs/F.md", "docs/G.md", "docs/[.md", "docs/].md", "docs/^.md", "docs/`.md", "docs/g.md", "docs/\u007f.md", "docs/\u0080.md"}},
+		{"docs/[^a].md", []string{"docs/\b.md", "docs/\t.md", "docs/\r.md", "docs/\u000e.md", "docs/!.md", "docs/-.md", "docs/0.md", "docs/9.md", "docs/:.md", "docs/@.md", "docs/A.md", "docs/F.md", "docs/G.md", "docs/[.md", "docs/].md", "docs/^.md", "docs/`.md", "docs/f.md", "docs/g.md", "docs/\u007f.md", "docs/\u0080.md"}},
+		{"docs/[f-a].md", []string{}},
+		{"docs/[a-].md", []string{"docs/-.md", "docs/a.md"}},
+		{"docs/[]a].md", []string{"docs/].md", "docs/a.md"}},
+		{"docs/[a-a].md", []string{"docs/a.md"}},
+		{"docs/[!]].md", []string{"docs/\b.md", "docs/\t.md", "docs/\r.md", "docs/\u000e.md", "docs/!.md", "docs/-.md", "docs/0.md", "docs/9.md", "docs/:.md", "docs/@.md", "docs/A.md", "docs/F.md", "docs/G.md", "docs/[.md", "docs/^.md", "docs/`.md", "docs/a.md", "docs/f.md", "docs/g.md", "docs/\u007f.md", "docs/\u0080.md"}},
+		{"docs/[[:digit:]-a].md", []string{"docs/-.md", "docs/0.md", "docs/9.md", "docs/a.md"}},
+		{"docs/[a-[:digit:]].md", []string{}},
+		{"docs/[!", []string{}},
+		{"docs/[[", []string{}},
+		{"docs/[a-", []string{}},
+		{"docs/[[:digit:]", []string{}},
+		{"docs/[[:digit:]].md", []string{"docs/0.md", "docs/9.md"}},
+		{"docs/[!!].md", []string{"docs/\b.md", "docs/\t.md", "docs/\r.md", "docs/\u000e.md", "docs/-.md", "docs/0.md", "docs/9.md", "docs/:.md", "docs/@.md", "docs/A.md", "docs/F.md", "docs/G.md", "docs/[.md", "docs/].md", "docs/^.md", "docs/`.md", "docs/a.md", "docs/f.md", "docs/g.md", "docs/\u007f.md", "docs/\u0080.md"}},
+		{"docs/[\\]].md", []string{}},
+		{"docs/[a-f", []string{}},
+		{"docs/[[:x", []string{}},
+		{"docs/[[:xdigit:]", []string{}},
+		{"docs/[[:alpha:][:digit:]].md", []string{"docs/0.md", "docs/9.md", "docs/A.md", "docs/F.md", "docs/G.md", "docs/a.md", "docs/f.md", "docs/g.md"}},
+		{"docs/[!-].md", []string{"docs/\b.md", "docs/\t.md", "docs/\r.md", "docs/\u000e.md", "docs/!.md", "docs/0.md", "docs/9.md", "docs/:.md", "docs/@.md", "docs/A.md", "docs/F.md", "docs/G.md", "docs/[.md", "docs/].md", "docs/^.md", "docs/`.md", "docs/a.md", "docs/f.md", "docs/g.md", "docs/\u007f.md", "docs/\u0080.md"}},
+		{"docs/[--].md", []string{"docs/-.md"}},
+		{"docs/[---].md", []string{"docs/-.md"}},
+		{"docs/[!^].md", []string{"docs/\b.md", "docs/\t.md", "docs/\r.md", "docs/\u000e.md", "docs/!.md", "docs/-.md", "docs/0.md", "docs/9.md", "docs/:.md", "docs/@.md", "docs/A.md", "docs/F.md", "docs/G.md", "docs/[.md", "docs/].md", "docs/`.md", "docs/a.md", "docs/f.md", "docs/g.md", "docs/\u007f.md", "docs/\u0080.md"}},
+		{"docs/[9-:].md", []string{"docs/9.md", "docs/:.md"}},
+		{"docs/[F-G].md", []string{"docs/F.md", "docs/G.md"}},
+		{"docs/[`-a].md", []string{"docs/`.md", "docs/a.md"}},
+		{"docs/[\\-a].md", []string{}},
+	})
+}
