@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
@@ -50,6 +51,8 @@ func TestCopyTreeErrors(t *testing.T) {
 		{name: "missing source", srcDir: "/nope", dst: vfs.NewMemFS(vfs.MemOptions{}), wantErr: fs.ErrNotExist},
 		{name: "source is a file", srcDir: "/file", dst: vfs.NewMemFS(vfs.MemOptions{}), wantErr: vfs.ErrNotDir},
 		{name: "destination without symlinks", srcDir: "/dir", dst: noLinks{vfs.NewMemFS(vfs.MemOptions{})}, wantErr: errors.ErrUnsupported},
+		{name: "a file's mode cannot be set", srcDir: "/", dst: chmodFails("/out/file"), wantErr: vfs.ErrIO},
+		{name: "a directory's mode cannot be set", srcDir: "/", dst: chmodFails("/out/dir"), wantErr: vfs.ErrIO},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,6 +62,13 @@ func TestCopyTreeErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// chmodFails is a MemFS whose Chmod of name fails with EIO.
+func chmodFails(name string) vfs.FS {
+	return faultfs.New(vfs.NewMemFS(vfs.MemOptions{}), faultfs.When(func(op faultfs.Op) bool {
+		return op.Kind == faultfs.KindChmod && op.Path == name
+	}, vfs.ErrIO))
 }
 
 // noLinks hides every capability of a MemFS but the ones CopyTree needs
@@ -132,6 +142,9 @@ func TestCopyLinkPolicies(t *testing.T) {
 		opts    vfs.CopyOptions
 		want    vfstest.Tree
 		wantErr error
+		// wantAt, when set, is the operation and path of the error: the
+		// copier's own, not one the file system gives later.
+		wantAt string
 	}{
 		{name: "verbatim", src: "/skill", want: vfstest.Tree{
 			"SKILL.md": vfstest.File("---\n"), "run.sh": vfstest.File("#!/bin/sh\n").WithMode(0o755),
@@ -151,7 +164,7 @@ func TestCopyLinkPolicies(t *testing.T) {
 		}},
 		{name: "a link leaving Within is never read", src: "/escaping", opts: vfs.CopyOptions{Links: vfs.LinksFollow, Within: "/escaping"}, wantErr: &vfs.LinkEscapeError{}},
 		{name: "the source itself leaving Within", src: "/escaping/leak", opts: vfs.CopyOptions{Links: vfs.LinksFollow, Within: "/escaping"}, wantErr: &vfs.LinkEscapeError{}},
-		{name: "a link back to an ancestor", src: "/cyclic", opts: vfs.CopyOptions{Links: vfs.LinksFollow}, wantErr: vfs.ErrLoop},
+		{name: "a link back to an ancestor", src: "/cyclic", opts: vfs.CopyOptions{Links: vfs.LinksFollow}, wantErr: vfs.ErrLoop, wantAt: "cp /cyclic/loop/cyclic"},
 		{name: "a dangling link followed", src: "/skill", opts: vfs.CopyOptions{Links: vfs.LinksFollow, Within: "/skill"}, wantErr: fs.ErrNotExist},
 	}
 	for _, tt := range tests {
@@ -176,6 +189,9 @@ func TestCopyLinkPolicies(t *testing.T) {
 				}
 			case !errors.Is(err, tt.wantErr):
 				t.Fatalf("Copy = %v, want %v", err, tt.wantErr)
+			}
+			if pe, ok := errors.AsType[*fs.PathError](err); tt.wantAt != "" && (!ok || pe.Op+" "+pe.Path != tt.wantAt) {
+				t.Errorf("Copy = %v, want the error of %s", err, tt.wantAt)
 			}
 			// Whatever happened, nothing of what lies outside was read
 			// into the copy.
@@ -270,4 +286,19 @@ func TestCopyMerge(t *testing.T) {
 			t.Fatalf("Copy = %v, want ErrNotDir", err)
 		}
 	})
+}
+
+// TestCopyTreeModesPastUmask: the copy has the source's bits, whatever
+// the destination's umask takes from the modes it creates with.
+func TestCopyTreeModesPastUmask(t *testing.T) {
+	t.Parallel()
+	src := vfstest.MemWith(t, "/", vfstest.Tree{"s/run.sh": vfstest.File("x").WithMode(0o777), "s/d": vfstest.Dir().WithMode(0o777)})
+	dst := vfs.NewMemFS(vfs.MemOptions{Umask: 0o022})
+	if err := vfs.CopyTree(dst, "/out", src, "/s"); err != nil {
+		t.Fatal(err)
+	}
+	want := vfstest.Tree{"run.sh": vfstest.File("x").WithMode(0o777), "d": vfstest.Dir().WithMode(0o777)}
+	if d := cmp.Diff(want.Entries(t), vfstest.Snapshot(t, dst, "/out")); d != "" {
+		t.Errorf("copy (-want +got):\n%s", d)
+	}
 }
