@@ -24,7 +24,7 @@ func Join(dir string, elem ...string) string {
 		return dir
 	}
 	if dir == "/" {
-		dir, n = "", n-1
+		dir, n = "", n-1 // n is a capacity only
 	}
 	var b strings.Builder
 	b.Grow(n)

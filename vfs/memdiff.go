@@ -91,7 +91,7 @@ func (a addedTree) size(rootLen int) walkSize {
 	if a.self {
 		s.entries = 1
 		if a.n.isSymlink() {
-			s.bytes = rootLen + 1 + len(a.rel)
+			s.bytes = rootLen + 1 + len(a.rel) // a capacity only
 		}
 	}
 	if a.n.isDir() {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -186,5 +187,49 @@ func TestDiffFSOtherFileSystems(t *testing.T) {
 		if !errors.As(err, &pe) || pe.Path != "/d" || !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("DiffFS with /d missing %s = %v; want a *fs.PathError for /d that is fs.ErrNotExist", side.name, err)
 		}
+	}
+}
+
+// TestDiffFSHoldsBothSides: while DiffFS reads two MemFS it holds both
+// against writers: a write to either side started during the read waits
+// for it to end (a write that went through would be a data race).
+func TestDiffFSHoldsBothSides(t *testing.T) {
+	t.Parallel()
+	for _, side := range []string{"before", "after"} {
+		t.Run(side, func(t *testing.T) {
+			t.Parallel()
+			after := vfstest.MemWith(t, "/", vfstest.Tree{"r/f": vfstest.File("one")})
+			before := after.Clone()
+			if err := after.WriteFile("/r/g", []byte("new"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			target := map[string]*vfs.MemFS{"before": before, "after": after}[side]
+			done := make(chan error, 1)
+			var wrote bool
+			_, err := vfs.DiffFS(before, after, "/r", vfs.SnapshotOptions{Skip: func(string, fs.FileInfo) bool {
+				if done != nil && !wrote {
+					wrote = true
+					go func() { done <- target.WriteFile("/r/late", []byte("x"), 0o644) }()
+					select {
+					case err := <-done:
+						t.Errorf("a write to %s went through during DiffFS (%v)", side, err)
+						done = nil
+					case <-time.After(100 * time.Millisecond):
+					}
+				}
+				return false
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !wrote {
+				t.Fatal("precondition: Skip was never called")
+			}
+			if done != nil {
+				if err := <-done; err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
 	}
 }
