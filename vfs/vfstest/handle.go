@@ -9,7 +9,7 @@ import (
 
 // CheckReadAt checks the io.ReaderAt of an open file whose content is
 // "hello" and whose name is name: ReadAt reads at the offset it is given
-// (3 bytes at 1 are "ell"), says io.EOF with a short read (3 bytes at 3
+// (3 bytes at 0 are "hel", at 1 "ell"), says io.EOF with a short read (3 bytes at 3
 // are "lo") and refuses a negative offset with a *fs.PathError "readat"
 // wrapping EINVAL.
 func CheckReadAt(tb TB, f fs.File, name string) {
@@ -19,6 +19,9 @@ func CheckReadAt(tb TB, f fs.File, name string) {
 		tb.Fatalf("%s: %T is no io.ReaderAt", name, f)
 	}
 	p := make([]byte, 3)
+	if n, err := ra.ReadAt(p, 0); n != 3 || err != nil || string(p[:n]) != "hel" {
+		tb.Errorf("ReadAt(3 bytes, 0) = %d %q, %v; want 3 \"hel\", nil", n, p[:n], err)
+	}
 	if n, err := ra.ReadAt(p, 1); n != 3 || err != nil || string(p[:n]) != "ell" {
 		tb.Errorf("ReadAt(3 bytes, 1) = %d %q, %v; want 3 \"ell\", nil", n, p[:n], err)
 	}

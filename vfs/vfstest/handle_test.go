@@ -48,7 +48,7 @@ func TestCheckReadAt(t *testing.T) {
 
 	var bad recordTB
 	vfstest.CheckReadAt(&bad, readerFile{bytes.NewReader([]byte("hxllo"))}, "/f")
-	if len(bad.errs) != 2 || !strings.Contains(bad.errs[0], `want 3 "ell"`) || !strings.Contains(bad.errs[1], "ReadAt(-1)") {
-		t.Errorf("CheckReadAt of a bytes.Reader holding hxllo reported %q; want the read at 1 and the negative offset", bad.errs)
+	if len(bad.errs) != 3 || !strings.Contains(bad.errs[0], `want 3 "hel"`) || !strings.Contains(bad.errs[1], `want 3 "ell"`) || !strings.Contains(bad.errs[2], "ReadAt(-1)") {
+		t.Errorf("CheckReadAt of a bytes.Reader holding hxllo reported %q; want the reads at 0 and 1 and the negative offset", bad.errs)
 	}
 }
