@@ -221,6 +221,8 @@ func (f *memFile) writeAt(p []byte, off int64, op string) (int, error) {
 		n.data = grown
 		n.ownData.Store(true)
 	} else if end > int64(len(n.data)) {
+		// At the bounds (end == len, end == cap) either branch leaves the
+		// same bytes: mutants moving these bounds are equivalent.
 		if end <= int64(cap(n.data)) {
 			n.data = n.data[:end]
 		} else {
