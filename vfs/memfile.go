@@ -222,7 +222,8 @@ func (f *memFile) writeAt(p []byte, off int64, op string) (int, error) {
 		n.ownData.Store(true)
 	} else if end > int64(len(n.data)) {
 		// At the bounds (end == len, end == cap) either branch leaves the
-		// same bytes: mutants moving these bounds are equivalent.
+		// same bytes, and Grow's count is a capacity: mutants moving
+		// these bounds or that count are equivalent.
 		if end <= int64(cap(n.data)) {
 			n.data = n.data[:end]
 		} else {

@@ -10,7 +10,7 @@ import (
 
 // ReadAt reads at the offset it is given, says io.EOF with a short read and
 // refuses a negative offset with EINVAL; Truncate refuses a negative size
-// and leaves the file as it was.
+// and leaves the file as it was, and empties it at size 0.
 func TestMemFileReadAtAndTruncateBounds(t *testing.T) {
 	t.Parallel()
 	m := vfstest.MemWith(t, "/", vfstest.Tree{"f": vfstest.File("hello")})
@@ -19,4 +19,8 @@ func TestMemFileReadAtAndTruncateBounds(t *testing.T) {
 	tr := f.(interface{ Truncate(int64) error })
 	vfstest.WantPathError(t, "Truncate(-1)", tr.Truncate(-1), "truncate", "/f", syscall.EINVAL)
 	mustRead(t, m, "/f", "hello")
+	if err := tr.Truncate(0); err != nil {
+		t.Errorf("Truncate(0) = %v", err)
+	}
+	mustRead(t, m, "/f", "")
 }
