@@ -163,6 +163,8 @@ func (r *walkResult) chain() []string {
 
 // setChain records the names of steps as the chain.
 func (r *walkResult) setChain(steps []memStep) {
+	// Twelve steps fit either way: len(steps) >= len(r.chainArr) (a
+	// mutant) is equivalent.
 	if len(steps) > len(r.chainArr) {
 		r.chainBig = make([]string, len(steps))
 		for i, s := range steps {

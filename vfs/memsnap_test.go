@@ -1,6 +1,7 @@
 package vfs_test
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -167,4 +168,27 @@ func TestCloneRootIsCopiedOnWrite(t *testing.T) {
 		}
 	}
 	mustRead(t, c, "/f", "F")
+}
+
+// TestCloneDeepPathsAreCopiedOnWrite: writes below a clone deeper than
+// the names a walk keeps inline (12) copy the whole chain, and leave the
+// file system it was cloned from as it was, at every depth around that.
+func TestCloneDeepPathsAreCopiedOnWrite(t *testing.T) {
+	t.Parallel()
+	for depth := 10; depth <= 15; depth++ {
+		dir := strings.Repeat("/d", depth)
+		m := vfstest.MemWith(t, "/", vfstest.Tree{dir[1:] + "/f": vfstest.File("old")})
+		c := m.Clone()
+		if err := c.WriteFile(dir+"/f", []byte("new"), 0o644); err != nil {
+			t.Fatalf("depth %d: %v", depth, err)
+		}
+		if err := c.Mkdir(dir+"/sub", 0o755); err != nil {
+			t.Fatalf("depth %d: %v", depth, err)
+		}
+		mustRead(t, c, dir+"/f", "new")
+		mustRead(t, m, dir+"/f", "old")
+		if _, err := m.Stat(dir + "/sub"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("depth %d: the original has the clone's directory: %v", depth, err)
+		}
+	}
 }
