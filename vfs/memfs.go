@@ -286,6 +286,8 @@ func (m *MemFS) copyNode(n *node) *node {
 // newNode returns a new node with mode; the caller holds m.mu
 // exclusively.
 func (m *MemFS) newNode(mode fs.FileMode) *node {
+	// Inode numbers need only be unique: m.nextIno-- (a mutant) is
+	// equivalent.
 	m.nextIno++
 	n := m.slab.node()
 	*n = node{own: m.owner(), ino: m.nextIno, mode: mode, mtime: m.clock()}
