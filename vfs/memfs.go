@@ -375,6 +375,7 @@ func (s *slab) cloneString(data string) []byte {
 // slabCopy copies data, not empty, into the slab's byte batch, or into
 // memory of its own when it is large.
 func slabCopy[S ~string | ~[]byte](s *slab, data S) []byte {
+	// As for dirents, mutants moving the two bounds are equivalent.
 	if len(data) > slabBytes/8 {
 		b := make([]byte, len(data))
 		copy(b, data)

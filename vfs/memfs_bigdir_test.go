@@ -1,6 +1,7 @@
 package vfs_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -105,5 +106,13 @@ func TestMemBigDirectories(t *testing.T) {
 	if len(gotDelta.Added) < 400 || len(gotDelta.Removed) < 100 || len(gotDelta.Changed) == 0 {
 		t.Fatalf("delta has %d added, %d removed, %d changed: the changes were not made as intended",
 			len(gotDelta.Added), len(gotDelta.Removed), len(gotDelta.Changed))
+	}
+	// A big directory is not empty: it cannot be removed, nor replaced by
+	// a rename of another directory.
+	if err := after.Remove("/r/big"); !errors.Is(err, vfs.ErrNotEmpty) {
+		t.Errorf("Remove of a big directory = %v, want ENOTEMPTY", err)
+	}
+	if err := after.Rename("/r/grow", "/r/big"); !errors.Is(err, vfs.ErrNotEmpty) {
+		t.Errorf("Rename onto a big directory = %v, want ENOTEMPTY", err)
 	}
 }
