@@ -429,7 +429,8 @@ func (n *node) child(name string) *node {
 		return n.big[name]
 	}
 	if len(n.children) <= 8 {
-		// Equality tests beat a binary search's comparisons here.
+		// Equality tests beat a binary search's comparisons here; both
+		// find the same entry, so a mutant of the bound is equivalent.
 		for i := range n.children {
 			if n.children[i].name == name {
 				return n.children[i].n
