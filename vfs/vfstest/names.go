@@ -26,6 +26,9 @@ func nameChecks() []check {
 			ok := "/d/" + strings.Repeat("n", vfs.NameMax)
 			Must(t, "WriteFile with a 255-byte component", fsys.WriteFile(ok, []byte("N"), 0o644))
 			WantText(t, fsys, ok, "N")
+			deep := "/d/" + strings.Repeat("m", vfs.NameMax) + "/x"
+			Must(t, "MkdirAll with a 255-byte component", fsys.MkdirAll(deep, 0o755))
+			wantType(t, fsys, deep, fs.ModeDir)
 			long := "/d/" + strings.Repeat("n", vfs.NameMax+1)
 			wantPathErr(t, "WriteFile with a 256-byte component", fsys.WriteFile(long, nil, 0o644), vfs.ErrNameTooLong, long)
 			wantPathErr(t, "Mkdir with a 256-byte component", fsys.Mkdir(long, 0o755), vfs.ErrNameTooLong, long)

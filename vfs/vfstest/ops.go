@@ -138,6 +138,12 @@ func metadataChecks() []check {
 			Must(t, "OpenFile O_TRUNC", err)
 			Must(t, "Close", f.Close())
 			WantText(t, fsys, "/f", "")
+			// Linux truncates under O_RDONLY too (POSIX leaves it open).
+			Must(t, "WriteFile", fsys.WriteFile("/f", []byte("abc"), 0o644))
+			f, err = fsys.OpenFile("/f", os.O_RDONLY|os.O_TRUNC, 0)
+			Must(t, "OpenFile O_RDONLY|O_TRUNC", err)
+			Must(t, "Close", f.Close())
+			WantText(t, fsys, "/f", "")
 			_, err = fsys.OpenFile("/nope", os.O_WRONLY, 0)
 			wantPathErr(t, "OpenFile missing without O_CREATE", err, fs.ErrNotExist, "/nope")
 		}},
