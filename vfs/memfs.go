@@ -904,7 +904,8 @@ func (m *MemFS) mutablePrefix(prefix string) *node {
 }
 
 // component returns the bounds of the component of a plain name that
-// follows name[:end].
+// follows name[:end]. A plain name has no empty component, so the slash
+// is never at start: i > 0 (a mutant) is equivalent.
 func component(name string, end int) (start, stop int) {
 	start = end + 1
 	if i := strings.IndexByte(name[start:], '/'); i >= 0 {
