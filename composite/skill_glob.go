@@ -473,6 +473,8 @@ func globFirstPhase(sets [][]string) [][]string {
 	return sets
 }
 
+// at returns parts[i], or "" past either end. Its callers ask for an
+// index above 0: i <= 0 (a mutant) is equivalent.
 func at(parts []string, i int) string {
 	if i < 0 || i >= len(parts) {
 		return ""
