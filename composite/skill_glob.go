@@ -92,6 +92,8 @@ func (p *globPattern) test(i int, name string) bool {
 	return part.literal == name
 }
 
+// cacheKey is the pattern from part i on, "" past its end (joining no
+// parts gives "" too: i > len(p.strs), a mutant, is equivalent).
 func (p *globPattern) cacheKey(i int) string {
 	if i >= len(p.strs) {
 		return ""
