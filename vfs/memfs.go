@@ -1046,7 +1046,9 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	srcPath := append(slices.Clone(src.chain()), src.base)
 	if dst.n != nil {
 		// newname must not be an ancestor of oldname (the kernel's rename
-		// trap): ENOTEMPTY, whatever the types.
+		// trap): ENOTEMPTY, whatever the types. (Paths of one length and
+		// one prefix are one entry, returned above: >= here, a mutant, is
+		// equivalent.)
 		dstPath := append(slices.Clone(dst.chain()), dst.base)
 		if len(srcPath) > len(dstPath) && slices.Equal(srcPath[:len(dstPath)], dstPath) {
 			return lerr(syscall.ENOTEMPTY)
