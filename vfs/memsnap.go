@@ -25,7 +25,10 @@ func (m *MemFS) snapshot(root string, opts SnapshotOptions) (Tree, error) {
 type walkSize struct{ entries, bytes int }
 
 // treeSize returns the size of a walk below dir, whose relative name is
-// relLen bytes long, under a root of rootLen bytes.
+// relLen bytes long, under a root of rootLen bytes. The sizes are
+// capacities only (a name stays valid whatever the builder grows to), so
+// mutants of this arithmetic, and of reserve's and its callers' counts,
+// are equivalent.
 func treeSize(dir *node, relLen, rootLen int) walkSize {
 	var s walkSize
 	add := func(name string, n *node) {
