@@ -39,6 +39,8 @@ func formErr(name string) error {
 	if name == "" {
 		return syscall.ENOENT
 	}
+	// A NUL first is caught as no slash: > 0 in the second test (a
+	// mutant) is equivalent.
 	if name[0] != '/' || strings.IndexByte(name, 0) >= 0 {
 		return syscall.EINVAL
 	}
@@ -75,6 +77,8 @@ func CheckSymlink(oldname, newname string) error {
 // Only when that name too is PathMax bytes or more does os.RemoveAll fail
 // with [ErrNameTooLong].
 func RemoveAllParentTooLong(name string) bool {
+	// A name of PathMax bytes has a shorter parent: <= here (a mutant)
+	// is equivalent.
 	if len(name) < PathMax {
 		return false
 	}
