@@ -136,7 +136,7 @@ func pathMaxTarget(t *testing.T, fsys vfs.ReadWriteFS) {
 // whose own names fit are made, and a long name whose parent's name fits
 // is removed.
 func pathMaxAll(t *testing.T, fsys vfs.ReadWriteFS) {
-	build(t, fsys, Tree{"d/f": File("F"), "d/sub/x": File("X"), "e": Dir()})
+	build(t, fsys, Tree{"d/f": File("F"), "d/g": File("G"), "d/sub/x": File("X"), "e": Dir()})
 	long := PadName("/e/p", "/q", vfs.PathMax)
 	wantTooLong(t, "MkdirAll of a long name", fsys.MkdirAll(long, 0o755), long, "")
 	wantType(t, fsys, "/e/p", fs.ModeDir)
@@ -147,6 +147,9 @@ func pathMaxAll(t *testing.T, fsys vfs.ReadWriteFS) {
 	Must(t, "RemoveAll of a long name whose parent's name fits", fsys.RemoveAll(gone))
 	wantMissing(t, fsys, "/d/f")
 	Must(t, "RemoveAll of a missing long name whose parent's name fits", fsys.RemoveAll(PadName("/d", "/nope", vfs.PathMax)))
+	// Leading slashes count once in the parent's name, as os splits it.
+	Must(t, "RemoveAll of a long name with two leading slashes", fsys.RemoveAll("/"+PadName("/d", "/g", vfs.PathMax)))
+	wantMissing(t, fsys, "/d/g")
 	// The parent's name is itself too long: nothing is removed.
 	kept := PadName("/d", "/sub/x", vfs.PathMax+len("/x"))
 	err := fsys.RemoveAll(kept)
