@@ -100,6 +100,8 @@ func Resolve[N any, L Lookup[N]](l L, root N, name string, mode ResolveMode, sta
 	// the caller's stack buffer to the heap.
 	stack := append(stackBuf[:0], root)
 	r := resolver{rest: name, src: name, mode: mode}
+	// "/" alone resolves to the root, a directory, slash or not: >= 1 (a
+	// mutant) is equivalent.
 	r.slash = len(name) > 1 && name[len(name)-1] == '/'
 	r.follow = mode&ResolveFollow != 0 || r.slash && mode&ResolveParent == 0
 	for {
