@@ -82,3 +82,30 @@ func TestResolveModes(t *testing.T) {
 		}
 	}
 }
+
+// atTree is mapTree that checks Lookup's contract at every call: the
+// name is src[at:at+len(name)].
+type atTree struct {
+	mapTree
+	t *testing.T
+}
+
+func (a atTree) Child(dir, src string, at int, name string) (string, vfs.Kind, error) {
+	if at < 0 || at+len(name) > len(src) || src[at:at+len(name)] != name {
+		a.t.Errorf("Child(%q, src %q, at %d, %q): the name is not src[at:at+len(name)]", dir, src, at, name)
+	}
+	return a.mapTree.Child(dir, src, at, name)
+}
+
+// TestResolveGivesChildItsPlaceInSrc: Resolve tells Lookup.Child where the
+// name stands in the string it resolves, through "." and "..", repeated
+// slashes and links, whose targets are resolved with the rest of the name.
+func TestResolveGivesChildItsPlaceInSrc(t *testing.T) {
+	t.Parallel()
+	tree := atTree{mapTree{"/a": "dir", "/a/b": "dir", "/a/b/f": "file", "/l": "link:a/b", "/a/up": "link:..", "/abs": "link:/a//b/"}, t}
+	for _, name := range []string{"/a/b/f", "//a/./b//f", "/l/../up/a/b/f", "/abs/f", "/a/b/../b/f/", "/a/missing"} {
+		if _, _, _, err := vfs.Resolve[string](tree, "/", name, vfs.ResolveFollow, nil, nil); err != nil && !errors.Is(err, syscall.ENOTDIR) {
+			t.Errorf("Resolve(%q): %v", name, err)
+		}
+	}
+}
