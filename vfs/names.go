@@ -54,6 +54,8 @@ func formErr(name string) error {
 // more: [ErrNameTooLong]), then newname as CheckName judges it.
 func CheckSymlink(oldname, newname string) error {
 	err := nameErr(newname)
+	// A NUL first in newname is EINVAL from nameErr already: > 0 for
+	// newname (a mutant) is equivalent.
 	switch {
 	case strings.IndexByte(oldname, 0) >= 0 || strings.IndexByte(newname, 0) >= 0:
 		err = syscall.EINVAL

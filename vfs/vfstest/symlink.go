@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/vfs"
@@ -17,6 +18,13 @@ func symlinkChecks() []check {
 			build(t, fsys, symBase())
 			Must(t, "Symlink", fsys.Symlink("target.txt", "/d/rel"))
 			wantType(t, fsys, "/d/rel", fs.ModeSymlink)
+		}},
+		{name: "sym.nul_target", why: "a NUL byte anywhere in a target, first included, is EINVAL", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			build(t, fsys, symBase())
+			for _, target := range []string{"\x00x", "x\x00"} {
+				wantLinkErr(t, "Symlink with a NUL in the target", fsys.Symlink(target, "/d/nul"), target, "/d/nul", syscall.EINVAL)
+			}
+			wantMissing(t, fsys, "/d/nul")
 		}},
 		{name: "sym.readlink_literal", why: "targets are stored verbatim, never cleaned or resolved", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, symBase())
