@@ -230,7 +230,9 @@ func (r *resolver) followLink(t, more string, last bool) error {
 	}
 	if last && len(t) > 1 && t[len(t)-1] == '/' {
 		// The target's own trailing slash: what it names must be a
-		// directory, and a final link there is followed.
+		// directory, and a final link there is followed. (A target of
+		// "/" names the root, a directory: >= 1, a mutant, is
+		// equivalent.)
 		r.slash, r.follow = true, true
 	}
 	r.rest = t + more
