@@ -3,6 +3,8 @@ package vfs_test
 import (
 	"errors"
 	"io/fs"
+	"path"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -85,5 +87,39 @@ func expectTree(t *testing.T, fsys vfs.FS, root string, want vfstest.Tree) {
 	t.Helper()
 	if d := cmp.Diff(want.Entries(t), vfstest.Snapshot(t, fsys, root)); d != "" {
 		t.Fatalf("%s (-want +got):\n%s", root, d)
+	}
+}
+
+// TestCreateTempPatternStartingWithStar: a pattern's last "*" is where the
+// random part goes, also when it is the first byte, as os.CreateTemp's.
+func TestCreateTempPatternStartingWithStar(t *testing.T) {
+	t.Parallel()
+	m := vfstest.MemWith(t, "/", vfstest.Tree{"d": vfstest.Dir()})
+	f, name, err := vfs.CreateTemp(m, "/d", "*.tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if base := path.Base(name); strings.Contains(base, "*") || !strings.HasSuffix(base, ".tmp") || len(base) == len(".tmp") {
+		t.Errorf("CreateTemp(*.tmp) made %q", name)
+	}
+}
+
+// openFileOf exposes Open and OpenFile of a faultfs.FS alone, so that
+// vfs.WriteFile takes its OpenFile fallback.
+type openFileOf struct{ f *faultfs.FS }
+
+func (o openFileOf) Open(name string) (fs.File, error) { return o.f.Open(name) }
+func (o openFileOf) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	return o.f.OpenFile(name, flag, perm)
+}
+
+// TestWriteFileFallbackReportsClose: WriteFile through OpenFile returns
+// the error of a Close that fails after a successful Write.
+func TestWriteFileFallbackReportsClose(t *testing.T) {
+	t.Parallel()
+	f := faultfs.New(vfstest.MemWith(t, "/", vfstest.Tree{"d": vfstest.Dir()}), faultfs.OnNthOf(faultfs.KindClose, 1, vfs.ErrIO))
+	if err := vfs.WriteFile(openFileOf{f}, "/d/f", []byte("x"), 0o644); !errors.Is(err, vfs.ErrIO) {
+		t.Errorf("WriteFile = %v, want the Close's EIO", err)
 	}
 }
