@@ -71,10 +71,7 @@ func (w world) plan(t testing.TB, fsys composite.FS) (*composite.Run, error) {
 	if f, ok := fsys.(interface{ Inner() vfs.FS }); ok {
 		mem = f.Inner().(composite.FS)
 	}
-	res, err := resolve.Load(mem.(resolve.FS), resolve.Options{Home: home, Project: project, ProfileID: w.selected, AgentID: w.agent, Agents: composite.DefaultRegistry().Agents()})
-	if err != nil {
-		t.Fatalf("resolve: %v", err)
-	}
+	res := w.resolve(t, mem.(resolve.FS))
 	if w.edit != nil {
 		w.edit(res)
 	}
@@ -84,6 +81,17 @@ func (w world) plan(t testing.TB, fsys composite.FS) (*composite.Run, error) {
 	}
 	opts.NoSweep = true
 	return composite.Plan(fsys, composite.Request{Result: res, PassThrough: w.passThrough, Strict: w.strict, Env: w.env}, opts)
+}
+
+// resolve resolves the world's selection on fsys as it stands (after
+// the test's own edits, for a refresh), failing the test on error.
+func (w world) resolve(t testing.TB, fsys resolve.FS) *resolve.Result {
+	t.Helper()
+	res, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project, ProfileID: w.selected, AgentID: w.agent, Agents: composite.DefaultRegistry().Agents()})
+	if err != nil {
+		t.Fatalf("resolve: %v", err)
+	}
+	return res
 }
 
 // mustPlan plans and fails the test on error.

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/outfitter-go/vfsim/composite"
-	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/aferofs"
 	"github.com/outfitter-go/vfsim/vfs/vfstest"
@@ -465,8 +464,7 @@ func TestPlanSweepsByItsClock(t *testing.T) {
 		must(t, fsys.MkdirAll(name, 0o700))
 		must(t, fsys.Chtimes(name, then.Add(-age), then.Add(-age)))
 	}
-	res, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project, Agents: composite.DefaultRegistry().Agents()})
-	must(t, err)
+	res := w.resolve(t, fsys)
 	r, err := composite.Plan(fsys, composite.Request{Result: res}, composite.Options{Clock: func() time.Time { return then }, Rand: rand.NewChaCha8([32]byte{7})})
 	must(t, err)
 	if diff := cmp.Diff([]string{"/tmp/outfitter-eng-pi-bbbbbb"}, r.Swept); diff != "" {
@@ -494,9 +492,7 @@ func TestRegenerate(t *testing.T) {
 			fsys, r := w.mustPlan(t)
 			must(t, fsys.MkdirAll(path.Dir(tt.file), 0o755))
 			must(t, fsys.WriteFile(tt.file, []byte(tt.text), 0o644))
-			res, err := resolve.Load(fsys, resolve.Options{Home: home, Project: project, AgentID: "pi", Agents: composite.DefaultRegistry().Agents()})
-			must(t, err)
-			files, err := r.Regenerate(res)
+			files, err := r.Regenerate(w.resolve(t, fsys))
 			if tt.wantErr != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
 					t.Fatalf("Regenerate error %v, want %q…", err, tt.wantErr)
