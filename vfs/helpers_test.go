@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
 )
 
 // openOnly exposes nothing but Open, so every vfs helper must use its
@@ -17,6 +18,15 @@ type openFileOnly struct{ openOnly }
 
 func (o openFileOnly) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
 	return o.m.OpenFile(name, flag, perm)
+}
+
+// openFileOf exposes Open and OpenFile of a faultfs.FS alone, so that
+// vfs.WriteFile takes its OpenFile fallback under injected faults.
+type openFileOf struct{ f *faultfs.FS }
+
+func (o openFileOf) Open(name string) (fs.File, error) { return o.f.Open(name) }
+func (o openFileOf) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	return o.f.OpenFile(name, flag, perm)
 }
 
 // mkdirOnly has Mkdir, Stat and Lstat but no MkdirAll, for the MkdirAll

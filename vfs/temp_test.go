@@ -105,15 +105,6 @@ func TestCreateTempPatternStartingWithStar(t *testing.T) {
 	}
 }
 
-// openFileOf exposes Open and OpenFile of a faultfs.FS alone, so that
-// vfs.WriteFile takes its OpenFile fallback.
-type openFileOf struct{ f *faultfs.FS }
-
-func (o openFileOf) Open(name string) (fs.File, error) { return o.f.Open(name) }
-func (o openFileOf) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
-	return o.f.OpenFile(name, flag, perm)
-}
-
 // TestWriteFileFallbackReportsClose: WriteFile through OpenFile returns
 // the error of a Close that fails after a successful Write.
 func TestWriteFileFallbackReportsClose(t *testing.T) {
