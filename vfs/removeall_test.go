@@ -1,6 +1,8 @@
 package vfs_test
 
 import (
+	"errors"
+	"io/fs"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,31 +12,89 @@ import (
 )
 
 // TestRemoveAllTrailingSlashKeepsLinkTarget: like os.RemoveAll, a trailing
-// slash on a link removes the link, never what it points at.
+// slash on a link removes the link, never what it points at, in MemFS's
+// own RemoveAll and in vfs.RemoveAll's fallback alike.
 func TestRemoveAllTrailingSlashKeepsLinkTarget(t *testing.T) {
 	t.Parallel()
-	m := vfs.NewMemFS(vfs.MemOptions{})
-	for _, err := range []error{
-		m.MkdirAll("/durable/dir", 0o755),
-		m.WriteFile("/durable/dir/keep.txt", []byte("keep"), 0o644),
-		m.Symlink("/durable/dir", "/link"),
+	for via, fsys := range map[string]func(*vfs.MemFS) vfs.FS{
+		"MemFS":    func(m *vfs.MemFS) vfs.FS { return m },
+		"fallback": func(m *vfs.MemFS) vfs.FS { return removeOnly{openOnly{m}} },
 	} {
-		if err != nil {
-			t.Fatal(err)
+		m := vfs.NewMemFS(vfs.MemOptions{})
+		for _, err := range []error{
+			m.MkdirAll("/durable/dir", 0o755),
+			m.WriteFile("/durable/dir/keep.txt", []byte("keep"), 0o644),
+			m.Symlink("/durable/dir", "/link"),
+		} {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, name := range []string{"/link/", "/link//"} {
+			if err := vfs.RemoveAll(fsys(m), name); err != nil {
+				t.Fatalf("%s: RemoveAll(%q) = %v", via, name, err)
+			}
+			if data, err := m.ReadFile("/durable/dir/keep.txt"); err != nil || string(data) != "keep" {
+				t.Fatalf("%s: RemoveAll(%q) reached the link's target: %q, %v", via, name, data, err)
+			}
+			if _, err := m.Lstat("/link"); err == nil {
+				t.Fatalf("%s: RemoveAll(%q) left the link", via, name)
+			}
+			_ = m.Symlink("/durable/dir", "/link")
 		}
 	}
-	for _, name := range []string{"/link/", "/link//"} {
-		if err := m.RemoveAll(name); err != nil {
-			t.Fatalf("RemoveAll(%q) = %v", name, err)
+}
+
+// racer runs race on the name of each Mkdir and Remove before making the
+// call, as another process could between the fallback's look and its call.
+type racer struct {
+	mkdirOnly
+	race func(m *vfs.MemFS, name string)
+}
+
+func (r racer) Mkdir(name string, perm fs.FileMode) error {
+	r.race(r.m, name)
+	return r.m.Mkdir(name, perm)
+}
+
+func (r racer) Remove(name string) error {
+	r.race(r.m, name)
+	return r.m.Remove(name)
+}
+
+// TestGenericMkdirAllAndRemoveAllRace: like os's, the fallbacks of
+// vfs.MkdirAll and vfs.RemoveAll count a directory that another process
+// made, or an entry it removed, after their look and before their call,
+// as done; a file made in the directory's place is still an error.
+func TestGenericMkdirAllAndRemoveAllRace(t *testing.T) {
+	t.Parallel()
+	t.Run("mkdir, a directory made meanwhile", func(t *testing.T) {
+		m := vfs.NewMemFS(vfs.MemOptions{})
+		fsys := racer{mkdirOnly{openOnly{m}}, func(m *vfs.MemFS, name string) { _ = m.Mkdir(name, 0o700) }}
+		if err := vfs.MkdirAll(fsys, "/a/b", 0o755); err != nil {
+			t.Fatalf("MkdirAll(/a/b) = %v, want nil", err)
 		}
-		if data, err := m.ReadFile("/durable/dir/keep.txt"); err != nil || string(data) != "keep" {
-			t.Fatalf("RemoveAll(%q) reached the link's target: %q, %v", name, data, err)
+		if fi, err := m.Stat("/a/b"); err != nil || !fi.IsDir() {
+			t.Fatalf("Stat(/a/b) = %v, %v; want a directory", fi, err)
 		}
-		if _, err := m.Lstat("/link"); err == nil {
-			t.Fatalf("RemoveAll(%q) left the link", name)
+	})
+	t.Run("mkdir, a file made meanwhile", func(t *testing.T) {
+		m := vfs.NewMemFS(vfs.MemOptions{})
+		fsys := racer{mkdirOnly{openOnly{m}}, func(m *vfs.MemFS, name string) { _ = m.WriteFile(name, nil, 0o644) }}
+		if err := vfs.MkdirAll(fsys, "/a", 0o755); !errors.Is(err, fs.ErrExist) {
+			t.Fatalf("MkdirAll(/a) = %v, want an error wrapping fs.ErrExist", err)
 		}
-		_ = m.Symlink("/durable/dir", "/link")
-	}
+	})
+	t.Run("remove, removed meanwhile", func(t *testing.T) {
+		m := vfstest.MemWith(t, "/", vfstest.Tree{"d/e/f": vfstest.File("F"), "d/g": vfstest.Link("e")})
+		fsys := racer{mkdirOnly{openOnly{m}}, func(m *vfs.MemFS, name string) { _ = m.Remove(name) }}
+		if err := vfs.RemoveAll(fsys, "/d"); err != nil {
+			t.Fatalf("RemoveAll(/d) = %v, want nil", err)
+		}
+		if _, err := m.Lstat("/d"); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("Lstat(/d) after RemoveAll = %v, want fs.ErrNotExist", err)
+		}
+	})
 }
 
 // TestGenericMkdirAllAndRemoveAllResolvePhysically: the fallbacks of
