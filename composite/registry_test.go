@@ -103,48 +103,61 @@ func TestUnknownAgentBlockIsAControl(t *testing.T) {
 	}
 }
 
-// TestPiWarnsAboutGenericControls checks pi's unsupported-control
-// warnings: generic keys it does not translate are reported in the order
-// of the merged controls (upstream's pi filters the keys against
-// genericControlNames, agents/pi/PiAdapter.ts:555), including
-// allow_external_deepwork_jobs, which only pi's block takes, then its
-// block's keys not among piControlNames (allowExternalDeepWorkJobs is).
-func TestPiWarnsAboutGenericControls(t *testing.T) {
+// TestUnsupportedControlWarnings checks each adapter's unsupported-control
+// warnings against upstream's order.
+func TestUnsupportedControlWarnings(t *testing.T) {
 	t.Parallel()
-	w := world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  temperature: 1\n  model: m\n  allow_external_deepwork_jobs: false\n  claude: {model: c}\n  pi:\n    review_mode: x\n    allow_external_deepwork_jobs: false\n    allowExternalDeepWorkJobs: false\n    deepwork: {jobs: []}\n    claude: {}\n  budget: 3\n"}}
-	_, r := w.mustPlan(t)
-	want := []string{
-		"pi adapter cannot translate requested control 'temperature'.",
-		"pi adapter cannot translate requested control 'allow_external_deepwork_jobs'.",
-		"pi adapter cannot translate requested control 'budget'.",
-		"pi adapter cannot translate requested control 'pi.review_mode'.",
-		"pi adapter cannot translate requested control 'pi.claude'.",
+	tests := []struct {
+		name  string
+		world world
+		want  []string
+	}{
+		{
+			// pi's warnings: generic keys it does not translate are reported
+			// in the order of the merged controls (upstream's pi filters the
+			// keys against genericControlNames, agents/pi/PiAdapter.ts:555),
+			// including allow_external_deepwork_jobs, which only pi's block
+			// takes, then its block's keys not among piControlNames
+			// (allowExternalDeepWorkJobs is).
+			name:  "PiWarnsAboutGenericControls",
+			world: world{profiles: map[string]string{"eng": "id: eng\ncontrols:\n  temperature: 1\n  model: m\n  allow_external_deepwork_jobs: false\n  claude: {model: c}\n  pi:\n    review_mode: x\n    allow_external_deepwork_jobs: false\n    allowExternalDeepWorkJobs: false\n    deepwork: {jobs: []}\n    claude: {}\n  budget: 3\n"}},
+			want: []string{
+				"pi adapter cannot translate requested control 'temperature'.",
+				"pi adapter cannot translate requested control 'allow_external_deepwork_jobs'.",
+				"pi adapter cannot translate requested control 'budget'.",
+				"pi adapter cannot translate requested control 'pi.review_mode'.",
+				"pi adapter cannot translate requested control 'pi.claude'.",
+			},
+		},
+		{
+			// claude's warnings against upstream's findUnsupportedControlNames
+			// (agents/AdapterProfileControls.ts:77,
+			// agents/claude/ClaudeAdapter.ts:209): the alias pairs first, each
+			// named by its snake_case key, then the other keys in the order of
+			// the merged controls, then the block's keys the same way; all
+			// after the warning about the skill x, which resolves nowhere.
+			name: "ClaudeUnsupportedControlOrder",
+			world: world{agent: "claude", profiles: map[string]string{"eng": "id: eng\ncontrols:\n  temperature: 0.2\n  provider: acme\n  model: m\n  review_mode: strict\n" +
+				"  prompt_template: t\n  skills: [x]\n  claude:\n    provider: p\n    prompt_template: t\n    pi: {}\n    model: c\n"}},
+			want: []string{
+				"Skill 'x' does not resolve in any skills directory; passing it through as a path source.",
+				"claude adapter cannot translate requested control 'prompt_template'.",
+				"claude adapter cannot translate requested control 'temperature'.",
+				"claude adapter cannot translate requested control 'provider'.",
+				"claude adapter cannot translate requested control 'review_mode'.",
+				"claude adapter cannot translate requested control 'skills'.",
+				"claude adapter cannot translate requested control 'claude.prompt_template'.",
+				"claude adapter cannot translate requested control 'claude.provider'.",
+				"claude adapter cannot translate requested control 'claude.pi'.",
+			},
+		},
 	}
-	checkWarnings(t, want, r.Warnings)
-}
-
-// TestClaudeUnsupportedControlOrder checks claude's warnings against
-// upstream's findUnsupportedControlNames (agents/AdapterProfileControls.ts:77,
-// agents/claude/ClaudeAdapter.ts:209): the alias pairs first, each named by
-// its snake_case key, then the other keys in the order of the merged
-// controls, then the block's keys the same way.
-func TestClaudeUnsupportedControlOrder(t *testing.T) {
-	t.Parallel()
-	w := world{agent: "claude", profiles: map[string]string{"eng": "id: eng\ncontrols:\n  temperature: 0.2\n  provider: acme\n  model: m\n  review_mode: strict\n" +
-		"  prompt_template: t\n  skills: [x]\n  claude:\n    provider: p\n    prompt_template: t\n    pi: {}\n    model: c\n"}}
-	_, r := w.mustPlan(t)
-	want := []string{
-		"claude adapter cannot translate requested control 'prompt_template'.",
-		"claude adapter cannot translate requested control 'temperature'.",
-		"claude adapter cannot translate requested control 'provider'.",
-		"claude adapter cannot translate requested control 'review_mode'.",
-		"claude adapter cannot translate requested control 'skills'.",
-		"claude adapter cannot translate requested control 'claude.prompt_template'.",
-		"claude adapter cannot translate requested control 'claude.provider'.",
-		"claude adapter cannot translate requested control 'claude.pi'.",
-	}
-	if diff := cmp.Diff(want, r.Warnings[len(r.Warnings)-len(want):]); diff != "" {
-		t.Errorf("warnings (-want +got):\n%s\nall: %q", diff, r.Warnings)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, r := tt.world.mustPlan(t)
+			checkWarnings(t, tt.want, r.Warnings)
+		})
 	}
 }
 

@@ -28,6 +28,17 @@ func layersOf(t *testing.T, defs ...def) []resolve.Layer {
 	return out
 }
 
+// resolveClean resolves id over the layers of defs and fails the test
+// when the resolution reports issues.
+func resolveClean(t *testing.T, id string, defs ...def) *resolve.Profile {
+	t.Helper()
+	res := resolve.ResolveProfile(layersOf(t, defs...), id, "/p")
+	if len(res.Issues) > 0 {
+		t.Fatalf("ResolveProfile(%q) issues: %v", id, issueList(res.Issues))
+	}
+	return res.Profile
+}
+
 func stackIDs(stack []*resolve.Profile) []string {
 	ids := make([]string, len(stack))
 	for i, p := range stack {
@@ -244,11 +255,7 @@ controls: {extensions: ['github:acme/x', 'npm:@Scope/Name@2', /p/ext/a, 'ssh://g
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			res := resolve.ResolveProfile(layersOf(t, tc.defs...), tc.id, "/p")
-			if len(res.Issues) > 0 {
-				t.Fatalf("issues: %v", issueList(res.Issues))
-			}
-			got := compact(res.Profile)
+			got := compact(resolveClean(t, tc.id, tc.defs...))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("profile (-want +got):\n%s", diff)
 			}
@@ -284,11 +291,7 @@ func TestResolveTemplates(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			res := resolve.ResolveProfile(layersOf(t, tc.defs...), tc.id, "/p")
-			if len(res.Issues) > 0 {
-				t.Fatalf("issues: %v", issueList(res.Issues))
-			}
-			if diff := cmp.Diff(tc.want, res.Profile.Template); diff != "" {
+			if diff := cmp.Diff(tc.want, resolveClean(t, tc.id, tc.defs...).Template); diff != "" {
 				t.Errorf("template (-want +got):\n%s", diff)
 			}
 		})
