@@ -14,15 +14,11 @@ import (
 func TestRemoveAllTrailingSlashKeepsLinkTarget(t *testing.T) {
 	t.Parallel()
 	m := vfs.NewMemFS(vfs.MemOptions{})
-	for _, err := range []error{
+	mustAll(t,
 		m.MkdirAll("/durable/dir", 0o755),
 		m.WriteFile("/durable/dir/keep.txt", []byte("keep"), 0o644),
 		m.Symlink("/durable/dir", "/link"),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	for _, name := range []string{"/link/", "/link//"} {
 		if err := m.RemoveAll(name); err != nil {
 			t.Fatalf("RemoveAll(%q) = %v", name, err)
