@@ -20,21 +20,12 @@ const soloFixture = simtest.SoloArchive
 // root by its token, never by the in-memory /tmp/outfitter-… path.
 func TestScriptFailureThroughLink(t *testing.T) {
 	t.Parallel()
-	fx, err := fixtures.LoadTxtar([]byte(soloFixture), "solo.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := fixtures.ParseScenario([]byte(`{"runs": [{"ops": [
+	fx := loadFixture(t, soloFixture, "solo.txtar")
+	sc := parseScenario(t, `{"runs": [{"ops": [
 		{"op": "symlink", "path": "evil", "target": "../../outside"},
 		{"op": "write", "path": "evil/x", "data": "x"}
-	]}]}`), "evil.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	]}]}`, "evil.json")
+	out := runScenario(t, fx, sc, sim.ScenarioOptions{})
 	got := out.Results[0].Err
 	want := "/runs/0/ops/1: write evil/x: through link evil -> ../../outside: open <composite-profile>/evil/x: no such file or directory"
 	if got == nil || got.Error() != want {
@@ -50,23 +41,14 @@ func TestScriptFailureThroughLink(t *testing.T) {
 // the in-memory /tmp/outfitter-… name means nothing to the reader.
 func TestFailureNamesRootByToken(t *testing.T) {
 	t.Parallel()
-	fx, err := fixtures.LoadTxtar([]byte(soloFixture), "solo.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := fixtures.ParseScenario([]byte(`{"runs": [{}]}`), "s.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx := loadFixture(t, soloFixture, "solo.txtar")
+	sc := parseScenario(t, `{"runs": [{}]}`, "s.json")
 	agent := func(fixtures.AgentRun) sim.Agent {
 		return sim.AgentFunc(func(_ context.Context, s *sim.Session) (writeback.Exit, error) {
 			return writeback.Exit{}, fmt.Errorf("open %s/settings.json: permission denied", s.Root)
 		})
 	}
-	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{Agent: agent})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := runScenario(t, fx, sc, sim.ScenarioOptions{Agent: agent})
 	f := out.Failure()
 	if !strings.Contains(f, "failed unexpectedly: open <composite-profile>/settings.json: permission denied") || strings.Contains(f, "/tmp/") {
 		t.Errorf("failure:\n%s", f)

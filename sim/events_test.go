@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/outfitter-go/vfsim/composite"
-	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/fixtures/report"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
@@ -49,10 +48,7 @@ state_persistence:
 // with the base profile.
 func eventsMachine(t *testing.T) *vfs.MemFS {
 	t.Helper()
-	fx, err := fixtures.LoadTxtar([]byte(eventsFixture), "events")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx := loadFixture(t, eventsFixture, "events")
 	m := fx.Clone()
 	dir, err := resolve.SourceDirectory(report.HomeRoot, resolve.Source{GitHub: "acme/catalog", Ref: "v1", Path: "profiles"})
 	if err != nil {

@@ -1,10 +1,8 @@
 package sim_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/sim"
 )
 
@@ -15,7 +13,7 @@ import (
 // persist. ~/.bashrc must stay as it was.
 func TestScenarioPersistThroughAPlantedLink(t *testing.T) {
 	t.Parallel()
-	fx, err := fixtures.LoadTxtar([]byte(`
+	fx := loadFixture(t, `
 -- README.md --
 A profile whose plugins/ directory is persisted on request.
 -- home/.bashrc --
@@ -29,11 +27,8 @@ id: eng
 state_persistence:
   plugins/: prompt
 -- project/.keep --
-`), "persist-link")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := fixtures.ParseScenario([]byte(`{
+`, "persist-link")
+	sc := parseScenario(t, `{
   "name": "persist-through-a-planted-link",
   "runs": [{
     "interactive": true,
@@ -47,14 +42,8 @@ state_persistence:
     {"path": "<home>/.bashrc", "unchanged": true},
     {"path": "<home>/.pi/agent/plugins/evil", "equals": "EVIL\n"}
   ]
-}`), "persist-link.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+}`, "persist-link.json")
+	out := runScenario(t, fx, sc, sim.ScenarioOptions{})
 	if err := out.Results[0].Err; err != nil {
 		t.Errorf("run error: %v", err)
 	}

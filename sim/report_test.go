@@ -2,12 +2,10 @@ package sim_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/sim"
 )
 
@@ -50,14 +48,8 @@ id: broken
 // string), and expectations compare the tokenized warnings.
 func TestReportTokenizesEveryString(t *testing.T) {
 	t.Parallel()
-	fx, err := fixtures.LoadTxtar([]byte(reportFixture), "paths.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := sim.RunScenario(context.Background(), fx, fx.Scenarios()[0], sim.ScenarioOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx := loadFixture(t, reportFixture, "paths.txtar")
+	out := runScenario(t, fx, fx.Scenarios()[0], sim.ScenarioOptions{})
 	if !out.Passed() {
 		t.Errorf("scenario failed:\n%s", out.Failure())
 	}

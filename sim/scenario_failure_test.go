@@ -1,12 +1,10 @@
 package sim_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/sim"
 )
 
@@ -16,19 +14,10 @@ import (
 // profile) and "after the last run".
 func TestScenarioFailureNamesRunAndAfter(t *testing.T) {
 	t.Parallel()
-	fx, err := fixtures.LoadTxtar([]byte(soloFixture), "solo.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := fixtures.ParseScenario([]byte(`{"name": "bad", "runs": [{"ops": [{"op": "write", "path": "settings.json", "data": "{}\n"}], "expect": {"result": {"exitCode": 3}}}],
-		"after": [{"path": "<home>/.pi/agent/settings.json", "absent": true}]}`), "s.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx := loadFixture(t, soloFixture, "solo.txtar")
+	sc := parseScenario(t, `{"name": "bad", "runs": [{"ops": [{"op": "write", "path": "settings.json", "data": "{}\n"}], "expect": {"result": {"exitCode": 3}}}],
+		"after": [{"path": "<home>/.pi/agent/settings.json", "absent": true}]}`, "s.json")
+	out := runScenario(t, fx, sc, sim.ScenarioOptions{})
 	if out.Passed() {
 		t.Fatal("Passed() = true; want false")
 	}

@@ -2,7 +2,6 @@ package sim_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io/fs"
 	"strconv"
@@ -23,23 +22,14 @@ import (
 // on a fixture holding a large file).
 func TestOverlayMountReadsOnlyWhatRunsTouch(t *testing.T) {
 	t.Parallel()
-	fx, err := fixtures.LoadTxtar([]byte(soloFixture+"-- project/large.bin --\nuntouched\n"), "solo.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := fixtures.ParseScenario([]byte(`{"runs": [{"ops": [{"op": "write", "path": "settings.json", "data": "{}\n"}]}]}`), "s.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx := loadFixture(t, soloFixture+"-- project/large.bin --\nuntouched\n", "solo.txtar")
+	sc := parseScenario(t, `{"runs": [{"ops": [{"op": "write", "path": "settings.json", "data": "{}\n"}]}]}`, "s.json")
 	var lower *faultfs.FS
 	mount := func(mem *vfs.MemFS) (sim.FS, error) {
 		lower = faultfs.New(mem)
 		return overlayfs.New(lower, overlayfs.Options{}), nil
 	}
-	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{Mount: mount})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := runScenario(t, fx, sc, sim.ScenarioOptions{Mount: mount})
 	if !out.Passed() {
 		t.Fatalf("scenario failed:\n%s", out.Failure())
 	}
@@ -60,20 +50,11 @@ func TestOverlayMountReadsOnlyWhatRunsTouch(t *testing.T) {
 // clock, else the fixtures' load time.
 func TestRunScenarioSeedAndClock(t *testing.T) {
 	t.Parallel()
-	fx, err := fixtures.LoadTxtar([]byte(soloFixture), "solo.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := fixtures.ParseScenario([]byte(`{"name": "s", "runs": [{}]}`), "s.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx := loadFixture(t, soloFixture, "solo.txtar")
+	sc := parseScenario(t, `{"name": "s", "runs": [{}]}`, "s.json")
 	run := func(opts sim.ScenarioOptions) *sim.Outcome {
 		t.Helper()
-		out, err := sim.RunScenario(context.Background(), fx, sc, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		out := runScenario(t, fx, sc, opts)
 		if !out.Passed() {
 			t.Fatalf("scenario failed:\n%s", out.Failure())
 		}
@@ -135,21 +116,15 @@ func TestInteractiveRunWithoutAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := fixtures.ParseScenario([]byte(`{"name": "no-answers", "runs": [{
+	sc := parseScenario(t, `{"name": "no-answers", "runs": [{
 		"interactive": true,
 		"ops": [{"op": "write", "path": "mcp.json", "data": "{}\n"}],
 		"expect": {"warnings": {"equals": [
 			"pi wrote 'mcp.json' with state_persistence 'prompt' and it was not persisted.",
 			"state_persistence prompt for 'mcp.json' skipped: non-interactive session."
 		]}}
-	}]}`), "no-answers.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	}]}`, "no-answers.json")
+	out := runScenario(t, fx, sc, sim.ScenarioOptions{})
 	if !out.Passed() {
 		t.Errorf("scenario failed:\n%s", out.Failure())
 	}
@@ -169,15 +144,9 @@ func TestMessagesExpectation(t *testing.T) {
 		message string
 		pass    bool
 	}{{notice, true}, {"another message", false}} {
-		sc, err := fixtures.ParseScenario([]byte(`{"name": "m", "runs": [{"profile": "desk",
-			"expect": {"messages": {"equals": [`+strconv.Quote(tc.message)+`]}}}]}`), "m.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		sc := parseScenario(t, `{"name": "m", "runs": [{"profile": "desk",
+			"expect": {"messages": {"equals": [`+strconv.Quote(tc.message)+`]}}}]}`, "m.json")
+		out := runScenario(t, fx, sc, sim.ScenarioOptions{})
 		if out.Passed() != tc.pass {
 			t.Errorf("expecting message %q: passed %v, want %v\n%s", tc.message, out.Passed(), tc.pass, out.Failure())
 		}

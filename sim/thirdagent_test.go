@@ -100,7 +100,7 @@ func thirdAgentRegistry(t *testing.T) *composite.Registry {
 // holding a generic model, an acme block and a pi block.
 func thirdAgentFixture(t *testing.T, settings, profile string) *fixtures.Fixture {
 	t.Helper()
-	fx, err := fixtures.LoadTxtar([]byte(`-- README.md --
+	return loadFixture(t, `-- README.md --
 A machine with Acme Code.
 -- home/.outfitter/settings.yml --
 `+settings+`profile_sources:
@@ -111,11 +111,7 @@ A machine with Acme Code.
 -- home/.outfitter/profiles/builder/cli_specific/acme/history/old.txt --
 yesterday
 -- project/.keep --
-`), "third-agent")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fx
+`, "third-agent")
 }
 
 const thirdAgentProfile = `id: builder
@@ -134,15 +130,8 @@ controls:
 // runThird runs one scenario run (the scenario's JSON) on fx.
 func runThird(t *testing.T, fx *fixtures.Fixture, run string, opts sim.Options) *sim.Outcome {
 	t.Helper()
-	sc, err := fixtures.ParseScenario([]byte(`{"name": "third-agent", "runs": [`+run+`]}`), "third-agent.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := sim.RunScenario(context.Background(), fx, sc, sim.ScenarioOptions{Options: opts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	sc := parseScenario(t, `{"name": "third-agent", "runs": [`+run+`]}`, "third-agent.json")
+	return runScenario(t, fx, sc, sim.ScenarioOptions{Options: opts})
 }
 
 func TestThirdAgentRunsEndToEnd(t *testing.T) {
@@ -305,14 +294,9 @@ func TestThirdAgentSession(t *testing.T) {
 		hint = composite.InstallHint(s.Adapter)
 		return writeback.Exit{Exited: true}, nil
 	})
-	sc, err := fixtures.ParseScenario([]byte(`{"name": "session", "runs": [{}]}`), "session.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := parseScenario(t, `{"name": "session", "runs": [{}]}`, "session.json")
 	opts := sim.ScenarioOptions{Options: sim.Options{Registry: thirdAgentRegistry(t)}, Agent: func(fixtures.AgentRun) sim.Agent { return agent }}
-	if _, err := sim.RunScenario(context.Background(), fx, sc, opts); err != nil {
-		t.Fatal(err)
-	}
+	runScenario(t, fx, sc, opts)
 	if hint != "Install Acme Code from https://acme.invalid." {
 		t.Errorf("the session's adapter hints %q", hint)
 	}

@@ -55,11 +55,7 @@ func load(t *testing.T, file string) *fixtures.Fixture {
 
 func runOnly(t *testing.T, fx *fixtures.Fixture) *sim.Outcome {
 	t.Helper()
-	out, err := sim.RunScenario(context.Background(), fx, fx.Scenarios()[0], sim.ScenarioOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return runScenario(t, fx, fx.Scenarios()[0], sim.ScenarioOptions{})
 }
 
 func TestUpdateExpectedBootstraps(t *testing.T) {

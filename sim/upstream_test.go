@@ -44,10 +44,7 @@ func TestUpstreamConformance(t *testing.T) {
 			// session_directory was created there (spec Q3).
 			opts := sim.ScenarioOptions{Options: sim.Options{Cwd: "/upstream-cwd"}}
 			if capDir == "" {
-				out, err := sim.RunScenario(context.Background(), fx, sc, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
+				out := runScenario(t, fx, sc, opts)
 				for _, m := range out.Mismatches {
 					t.Error(m.String())
 				}

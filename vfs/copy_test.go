@@ -15,16 +15,12 @@ import (
 func TestCopyTree(t *testing.T) {
 	t.Parallel()
 	src := vfs.NewMemFS(vfs.MemOptions{})
-	for _, err := range []error{
+	mustAll(t,
 		src.MkdirAll("/src/d/e", 0o750),
 		src.WriteFile("/src/d/f.txt", []byte("F"), 0o600),
 		src.Symlink("../outside", "/src/d/rel"),
 		src.Symlink("/abs/target", "/src/abs"),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	dst := vfs.NewMemFS(vfs.MemOptions{})
 	if err := vfs.CopyTree(dst, "/dst/copy", src, "/src"); err != nil {
 		t.Fatal(err)

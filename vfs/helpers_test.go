@@ -2,6 +2,7 @@ package vfs_test
 
 import (
 	"io/fs"
+	"testing"
 
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/faultfs"
@@ -43,3 +44,31 @@ type removeOnly struct{ openOnly }
 
 func (o removeOnly) Remove(name string) error               { return o.m.Remove(name) }
 func (o removeOnly) Lstat(name string) (fs.FileInfo, error) { return o.m.Lstat(name) }
+
+// mustAll stops the test at the first error among errs, the results of
+// the calls of a setup sequence in the order they ran.
+func mustAll(tb testing.TB, errs ...error) {
+	tb.Helper()
+	for _, err := range errs {
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// racer runs race on the name of each Mkdir and Remove before making the
+// call, as another process could between the fallback's look and its call.
+type racer struct {
+	mkdirOnly
+	race func(m *vfs.MemFS, name string)
+}
+
+func (r racer) Mkdir(name string, perm fs.FileMode) error {
+	r.race(r.m, name)
+	return r.m.Mkdir(name, perm)
+}
+
+func (r racer) Remove(name string) error {
+	r.race(r.m, name)
+	return r.m.Remove(name)
+}

@@ -169,15 +169,11 @@ func TestOpenFileHandles(t *testing.T) {
 func TestDirHandleFollowsRenamedDir(t *testing.T) {
 	t.Parallel()
 	m := vfs.NewMemFS(vfs.MemOptions{})
-	for _, err := range []error{
+	mustAll(t,
 		m.MkdirAll("/d", 0o755),
 		m.WriteFile("/d/b", nil, 0o644),
 		m.WriteFile("/d/c", nil, 0o644),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	f := mustOpen(t, m, "/d", os.O_RDONLY, 0)
 	if err := m.Rename("/d", "/e"); err != nil {
 		t.Fatal(err)

@@ -146,15 +146,11 @@ func BenchmarkMemSnapshot(b *testing.B) {
 func BenchmarkMemDiffFS(b *testing.B) {
 	before := memTree60(b)
 	after := before.Clone()
-	for _, err := range []error{
+	mustAll(b,
 		after.MkdirAll("/r/d1/new", 0o755),
 		after.WriteFile("/r/d0/e/f3", []byte("changed"), 0o644),
 		after.Remove("/r/d2/l0"),
-	} {
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	)
 	for i := range 5 {
 		if err := after.WriteFile(fmt.Sprintf("/r/d1/new/g%d", i), []byte("g"), 0o644); err != nil {
 			b.Fatal(err)

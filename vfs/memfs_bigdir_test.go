@@ -24,11 +24,7 @@ func TestMemBigDirectories(t *testing.T) {
 	const n = 700
 	r := rand.New(rand.NewPCG(7, 11))
 	m := vfs.NewMemFS(vfs.MemOptions{})
-	for _, err := range []error{m.MkdirAll("/r/big", 0o755), m.MkdirAll("/r/grow", 0o755)} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	mustAll(t, m.MkdirAll("/r/big", 0o755), m.MkdirAll("/r/grow", 0o755))
 	var want []string
 	for _, i := range r.Perm(n) {
 		name := fmt.Sprintf("e%04d", i)

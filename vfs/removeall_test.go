@@ -21,15 +21,11 @@ func TestRemoveAllTrailingSlashKeepsLinkTarget(t *testing.T) {
 		"fallback": func(m *vfs.MemFS) vfs.FS { return removeOnly{openOnly{m}} },
 	} {
 		m := vfs.NewMemFS(vfs.MemOptions{})
-		for _, err := range []error{
+		mustAll(t,
 			m.MkdirAll("/durable/dir", 0o755),
 			m.WriteFile("/durable/dir/keep.txt", []byte("keep"), 0o644),
 			m.Symlink("/durable/dir", "/link"),
-		} {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
+		)
 		for _, name := range []string{"/link/", "/link//"} {
 			if err := vfs.RemoveAll(fsys(m), name); err != nil {
 				t.Fatalf("%s: RemoveAll(%q) = %v", via, name, err)
@@ -43,23 +39,6 @@ func TestRemoveAllTrailingSlashKeepsLinkTarget(t *testing.T) {
 			_ = m.Symlink("/durable/dir", "/link")
 		}
 	}
-}
-
-// racer runs race on the name of each Mkdir and Remove before making the
-// call, as another process could between the fallback's look and its call.
-type racer struct {
-	mkdirOnly
-	race func(m *vfs.MemFS, name string)
-}
-
-func (r racer) Mkdir(name string, perm fs.FileMode) error {
-	r.race(r.m, name)
-	return r.m.Mkdir(name, perm)
-}
-
-func (r racer) Remove(name string) error {
-	r.race(r.m, name)
-	return r.m.Remove(name)
 }
 
 // TestGenericMkdirAllAndRemoveAllRace: like os's, the fallbacks of
