@@ -227,7 +227,8 @@ func (f *FS) Mkdir(name string, perm fs.FileMode) error {
 }
 
 // MkdirAll creates a directory and its missing parents, like os.MkdirAll.
-// On a rooted FS it is os.MkdirAll's loop of Stat, Mkdir and Lstat calls,
+// On a rooted FS it is os.MkdirAll's loop of Stat, Mkdir and Lstat calls
+// ([vfs.MkdirAll]'s fallback, which MemFS and the overlay share),
 // each of them confined.
 func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 	if err := checkAbs(name); err != nil {
@@ -236,40 +237,18 @@ func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 	if !f.rooted {
 		return os.MkdirAll(name, perm)
 	}
-	return f.mkdirAll(name, perm)
+	return vfs.MkdirAll(dirMaker{f}, name, perm)
 }
 
-// mkdirAll is os.MkdirAll on the FS's own calls. The name is not cleaned:
+// dirMaker offers only the methods of an [FS] from which [vfs.MkdirAll]
+// builds MkdirAll with package os's algorithm. The name is not cleaned:
 // "f/" for a file f fails as in package os (EEXIST from mkdir).
-func (f *FS) mkdirAll(name string, perm fs.FileMode) error {
-	fi, err := f.Stat(name)
-	if err == nil {
-		if fi.IsDir() {
-			return nil
-		}
-		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.ENOTDIR}
-	}
-	i := len(name) - 1
-	for i >= 0 && name[i] == '/' {
-		i--
-	}
-	for i >= 0 && name[i] != '/' {
-		i--
-	}
-	if i > 0 {
-		if err := f.mkdirAll(name[:i], perm); err != nil {
-			return err
-		}
-	}
-	if err := f.Mkdir(name, perm); err != nil {
-		// A name like "d/." names an existing directory.
-		if fi, err1 := f.Lstat(name); err1 == nil && fi.IsDir() {
-			return nil
-		}
-		return err
-	}
-	return nil
-}
+type dirMaker struct{ f *FS }
+
+func (d dirMaker) Open(name string) (fs.File, error)         { return d.f.Open(name) }
+func (d dirMaker) Mkdir(name string, perm fs.FileMode) error { return d.f.Mkdir(name, perm) }
+func (d dirMaker) Stat(name string) (fs.FileInfo, error)     { return d.f.Stat(name) }
+func (d dirMaker) Lstat(name string) (fs.FileInfo, error)    { return d.f.Lstat(name) }
 
 // basic offers only the methods of an [FS] from which [vfs.WriteFile]
 // builds WriteFile with package os's semantics.
