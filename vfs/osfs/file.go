@@ -3,7 +3,6 @@ package osfs
 import (
 	"io/fs"
 	"os"
-	"path"
 	"strings"
 
 	"github.com/outfitter-go/vfsim/vfs"
@@ -57,13 +56,14 @@ func (fl *file) Seek(offset int64, whence int) (int64, error) {
 	return n, fl.fix(err)
 }
 
-// Stat describes the open file; its Name is the base of the vfs name.
+// Stat describes the open file; its Name is the base of the vfs name, the
+// name the host file was opened with.
 func (fl *file) Stat() (fs.FileInfo, error) {
 	fi, err := fl.f.Stat()
 	if err != nil {
 		return nil, fl.fix(err)
 	}
-	return renamed(fi, fl.name), nil
+	return fi, nil
 }
 
 // ReadDir reads directory entries, like (*os.File).ReadDir.
@@ -108,22 +108,4 @@ func (f *FS) entries(dir string, list []fs.DirEntry) {
 	for i, e := range list {
 		list[i] = &dirEntry{DirEntry: e, fsys: f, dir: dir}
 	}
-}
-
-// info is a FileInfo whose Name is the base of the caller's name, as
-// os.Stat reports it, rather than that of the resolved host path.
-type info struct {
-	fs.FileInfo
-	name string
-}
-
-func (i info) Name() string { return i.name }
-
-// renamed returns fi named after the base of the vfs name.
-func renamed(fi fs.FileInfo, name string) fs.FileInfo {
-	base := path.Base(name)
-	if fi.Name() == base {
-		return fi
-	}
-	return info{FileInfo: fi, name: base}
 }

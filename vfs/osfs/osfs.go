@@ -128,9 +128,6 @@ func (f *FS) stat(op, name string, follow bool) (fs.FileInfo, error) {
 		} else {
 			fi, err = os.Lstat(name)
 		}
-		if err == nil {
-			fi = renamed(fi, name)
-		}
 		return err
 	})
 	if err != nil {
