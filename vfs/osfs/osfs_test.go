@@ -743,3 +743,26 @@ func TestRootedRemoveAllRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestRootedRemoveAllLargeDirectory: RemoveAll reads a directory in
+// batches of 1,024 names and, like os.RemoveAll, reads it again from the
+// start after each full batch, so a directory of more entries than one
+// batch goes whole.
+func TestRootedRemoveAllLargeDirectory(t *testing.T) {
+	t.Parallel()
+	fsys := osfs.NewRooted(t.TempDir())
+	if err := fsys.Mkdir("/big", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1500 {
+		if err := fsys.WriteFile("/big/f"+itoa(i), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fsys.RemoveAll("/big"); err != nil {
+		t.Fatalf("RemoveAll(/big) of 1,500 entries = %v", err)
+	}
+	if _, err := fsys.Lstat("/big"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Lstat(/big) after RemoveAll = %v, want fs.ErrNotExist", err)
+	}
+}
