@@ -766,3 +766,22 @@ func TestRootedRemoveAllLargeDirectory(t *testing.T) {
 		t.Errorf("Lstat(/big) after RemoveAll = %v, want fs.ErrNotExist", err)
 	}
 }
+
+// TestRootedRemoveAllErrorMatchesOS: where the kernel refuses to unlink a
+// name for another reason than its being a directory (here a component too
+// long), RemoveAll reports that unlinkat error, as os.RemoveAll does,
+// rather than trying the name as a directory.
+func TestRootedRemoveAllErrorMatchesOS(t *testing.T) {
+	t.Parallel()
+	host := t.TempDir()
+	long := strings.Repeat("x", 256)
+	want := os.RemoveAll(filepath.Join(host, long))
+	got := osfs.NewRooted(host).RemoveAll("/" + long)
+	var wantPE, gotPE *fs.PathError
+	if !errors.As(want, &wantPE) || errno(want) != syscall.ENAMETOOLONG {
+		t.Fatalf("precondition: os.RemoveAll of a 256-byte name = %#v, want an ENAMETOOLONG *fs.PathError", want)
+	}
+	if !errors.As(got, &gotPE) || gotPE.Op != wantPE.Op || errno(got) != errno(want) {
+		t.Errorf("RemoveAll(/%s...) = %#v, want op %q with %v as os.RemoveAll gives", long[:8], got, wantPE.Op, errno(want))
+	}
+}
