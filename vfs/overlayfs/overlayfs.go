@@ -233,6 +233,7 @@ func (f *FS) lowerShows(fr *frame) (bool, error) {
 			fr.lower = 1
 		}
 	}
+	// fr.lower is -1 or 1 here, never 0: >= 0 (a mutant) is equivalent.
 	return fr.lower > 0, nil
 }
 
@@ -289,6 +290,11 @@ func (f *FS) lowerLstat(p string) (fs.FileInfo, error) {
 // comp, with one slash between them (the root's own slash only for the
 // root), that is a prefix of src, which costs no allocation.
 func childPath(src string, i int, dir, comp string) string {
+	// The prefix and join give the same name: mutants of this test that
+	// only send a name to join instead are equivalent (dir == "/" or
+	// src[i-1] == '/' negated, i-1 == len(dir) made i+1, src[:i-1] made
+	// src[:i+1]); one that took the prefix wrongly would name another
+	// entry, which the tests see.
 	if dir == "/" && i == 1 || dir != "/" && i-1 == len(dir) && src[i-1] == '/' && src[:i-1] == dir {
 		return src[:i+len(comp)]
 	}
