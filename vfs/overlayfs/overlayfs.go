@@ -405,7 +405,9 @@ func (l mergedLookup) Child(dir frame, src string, at int, name string) (frame, 
 		kind = vfs.KindLink
 	}
 	if !c.upper {
-		// A lower entry shows, so its parent's lower children do.
+		// A lower entry shows, so its parent's lower children do. Only a
+		// directory's frame is asked whether its own lower children show:
+		// 1 for another kind (a mutant of the -1) is equivalent.
 		fr.lower = -1
 		if kind == vfs.KindDir {
 			fr.lower = 1

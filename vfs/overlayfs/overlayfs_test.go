@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -540,5 +542,27 @@ func TestStatAfterWritesThroughHandles(t *testing.T) {
 			}
 			vfstest.WantText(t, fsys, c.file, c.want)
 		})
+	}
+}
+
+// TestLookupErrorNotRemembered: the overlay remembers the entries it
+// looked up below an upper directory, but not a lookup that failed: once
+// the lower layer answers again, the entry is there.
+func TestLookupErrorNotRemembered(t *testing.T) {
+	t.Parallel()
+	var failing atomic.Bool
+	lower := faultfs.New(vfstest.MemWith(t, "/", vfstest.Tree{"d/x": vfstest.File("X")}),
+		faultfs.When(func(op faultfs.Op) bool { return failing.Load() && op.Path == "/d/x" }, syscall.EIO))
+	fsys := overlayfs.New(lower, overlayfs.Options{})
+	// A file written in /d copies /d up: its children are looked up
+	// through the overlay's memory of them.
+	vfstest.Must(t, "WriteFile /d/new", fsys.WriteFile("/d/new", []byte("N"), 0o644))
+	failing.Store(true)
+	if _, err := fsys.Stat("/d/x"); !errors.Is(err, syscall.EIO) {
+		t.Fatalf("Stat(/d/x) with the lower layer failing = %v, want EIO", err)
+	}
+	failing.Store(false)
+	if data, err := fsys.ReadFile("/d/x"); err != nil || string(data) != "X" {
+		t.Errorf("ReadFile(/d/x) once the lower layer answers = %q, %v; want X", data, err)
 	}
 }
