@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strings"
 	"syscall"
 	"time"
 
@@ -336,13 +337,6 @@ type mkdirView struct{ view }
 
 func (v mkdirView) Mkdir(name string, perm fs.FileMode) error { return v.f.mkdir(name, perm) }
 
-func trimRightSlash(s string) string {
-	for len(s) > 0 && s[len(s)-1] == '/' {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
 // Remove removes a file, a symbolic link or an empty directory, like
 // os.Remove; it never follows a final link. A removed lower entry is
 // hidden by a whiteout.
@@ -395,7 +389,7 @@ func removeAllTarget(name string) (target string, ok bool) {
 	if err := vfs.CheckName("", name); err != nil && !errors.Is(err, vfs.ErrNameTooLong) || vfs.RemoveAllParentTooLong(name) {
 		return "", false
 	}
-	if t := trimRightSlash(name); t != "" {
+	if t := strings.TrimRight(name, "/"); t != "" {
 		return t, true
 	}
 	return name, true
