@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"strings"
 	"syscall"
 	"time"
 
@@ -365,10 +364,10 @@ func (f *FS) RemoveAll(name string) error {
 	defer f.unlockWrite()
 	var buf [stackRoom]frame
 	var res walkResult
-	if target, ok := removeAllTarget(name); ok {
+	if removeAllLooksUp(name) {
 		var touchedBuf [stackRoom]frame
 		var err error
-		if res, _, err = f.reach(target, walkParent, buf[:0], touchedBuf[:0]); err != nil {
+		if res, _, err = f.reach(name, walkParent, buf[:0], touchedBuf[:0]); err != nil {
 			return pathErr("unlinkat", name, err)
 		}
 	}
@@ -381,18 +380,13 @@ func (f *FS) RemoveAll(name string) error {
 	return nil
 }
 
-// removeAllTarget returns the name whose entry RemoveAll removes, with
-// the rules of os.RemoveAll: name without its trailing slashes, which never
-// make it follow a final link; ok is false for a name it refuses before
-// looking anything up.
-func removeAllTarget(name string) (target string, ok bool) {
-	if err := vfs.CheckName("", name); err != nil && !errors.Is(err, vfs.ErrNameTooLong) || vfs.RemoveAllParentTooLong(name) {
-		return "", false
-	}
-	if t := strings.TrimRight(name, "/"); t != "" {
-		return t, true
-	}
-	return name, true
+// removeAllLooksUp reports whether RemoveAll looks name up: with the
+// rules of os.RemoveAll, some names are refused before any lookup. The
+// walk to the parent never follows the final component, so trailing
+// slashes never make RemoveAll follow a final link.
+func removeAllLooksUp(name string) bool {
+	err := vfs.CheckName("", name)
+	return (err == nil || errors.Is(err, vfs.ErrNameTooLong)) && !vfs.RemoveAllParentTooLong(name)
 }
 
 // Rename renames oldname to newname with the rules of rename(2) on Linux,
