@@ -74,6 +74,9 @@ const maxKeptKnown = 64
 func (f *FS) lockWrite() {
 	f.mu.Lock()
 	f.writing = true
+	// Either way the cache ends empty: mutants moving or negating the
+	// first bound, or letting the second clear an empty map, change only
+	// the memory kept (equivalent).
 	switch n := len(f.known); {
 	case n > maxKeptKnown:
 		f.known = map[string]knownEntry{}
