@@ -155,9 +155,19 @@ func (e *entry) isLink() bool { return e.info != nil && e.info.Mode()&fs.ModeSym
 type frame struct {
 	e entry
 	// lower says whether the lower layer's children of the entry show
-	// through: 0 not known yet, 1 yes, -1 no.
-	lower int8
+	// through.
+	lower lowerState
 }
+
+// lowerState says whether the lower layer's children of an entry show
+// through the merged view.
+type lowerState uint8
+
+const (
+	lowerUnknown lowerState = iota // not looked up yet
+	lowerShown
+	lowerHidden
+)
 
 // stackRoom is the depth of the resolution stacks kept on the caller's
 // stack; deeper ones move to the heap.
@@ -226,18 +236,17 @@ func (f *FS) rootInfo() (fs.FileInfo, error) {
 // lowerShows reports whether the lower layer's children of the directory
 // fr show through, caching the answer in fr.
 func (f *FS) lowerShows(fr *frame) (bool, error) {
-	if fr.lower == 0 {
+	if fr.lower == lowerUnknown {
 		ok, err := f.lowerShowsAt(fr.e.path)
 		if err != nil {
 			return false, err
 		}
-		fr.lower = -1
+		fr.lower = lowerHidden
 		if ok {
-			fr.lower = 1
+			fr.lower = lowerShown
 		}
 	}
-	// fr.lower is -1 or 1 here, never 0: >= 0 (a mutant) is equivalent.
-	return fr.lower > 0, nil
+	return fr.lower == lowerShown, nil
 }
 
 // lowerShowsAt reports whether the lower layer's children of the
@@ -408,12 +417,11 @@ func (l mergedLookup) Child(dir frame, src string, at int, name string) (frame, 
 		kind = vfs.KindLink
 	}
 	if !c.upper {
-		// A lower entry shows, so its parent's lower children do. Only a
-		// directory's frame is asked whether its own lower children show:
-		// 1 for another kind (a mutant of the -1) is equivalent.
-		fr.lower = -1
+		// A lower entry shows, so its parent's lower children do: a
+		// lower directory's own lower children show too.
+		fr.lower = lowerHidden
 		if kind == vfs.KindDir {
-			fr.lower = 1
+			fr.lower = lowerShown
 		}
 	}
 	return fr, kind, nil

@@ -119,7 +119,7 @@ func (f *FS) copyUpTree(stack []frame) error {
 		return err
 	}
 	for _, e := range low {
-		fr := frame{e: e, lower: 1}
+		fr := frame{e: e, lower: lowerShown}
 		if fi, err := f.upper.Lstat(e.path); err == nil {
 			fr = frame{e: entry{path: e.path, info: fi, upper: true}}
 		}
