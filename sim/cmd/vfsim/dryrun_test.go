@@ -378,3 +378,43 @@ func BenchmarkDryRun(b *testing.B) {
 		}
 	})
 }
+
+// TestPrintDelta: durable changes print one a line, sorted within each
+// kind, and "none" only when there is none of any kind.
+func TestPrintDelta(t *testing.T) {
+	t.Parallel()
+	dir := report.Entry{Type: vfs.TypeDir}
+	link := report.Entry{Type: vfs.TypeSymlink, Target: "/t"}
+	tests := []struct {
+		name string
+		d    report.Delta
+		want []string
+	}{
+		{name: "nothing", want: []string{"  none"}},
+		{
+			name: "one added, one changed",
+			d:    report.Delta{Added: map[string]report.Entry{"a": dir}, Changed: map[string]report.Change{"c": {Before: dir, After: link}}},
+			want: []string{"  + /p/a (dir)", "  ~ /p/c (dir) -> -> /t"},
+		},
+		{
+			name: "one changed, one removed",
+			d:    report.Delta{Changed: map[string]report.Change{"c": {Before: link, After: dir}}, Removed: []string{"r"}},
+			want: []string{"  ~ /p/c -> /t -> (dir)", "  - /p/r"},
+		},
+		{
+			name: "two removed",
+			d:    report.Delta{Removed: []string{"r1", "r2"}},
+			want: []string{"  - /p/r1", "  - /p/r2"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			printDelta(&b, tt.d, "/p/")
+			got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("printDelta(%+v) lines (-want +got):\n%s", tt.d, diff)
+			}
+		})
+	}
+}
