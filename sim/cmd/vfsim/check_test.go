@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/outfitter-go/vfsim/fixtures"
 )
@@ -69,5 +70,20 @@ func TestCheckLoadErrorOrder(t *testing.T) {
 				t.Errorf("vfsim check = %d, output %q, stderr %q; want 1, no output, stderr %q", code, out, errs, want)
 			}
 		})
+	}
+}
+
+// TestRound: check shows its elapsed time to the millisecond past a
+// second, to the microsecond past a millisecond, and as it is below.
+func TestRound(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]time.Duration{
+		1500*time.Millisecond + 600*time.Microsecond: 1501 * time.Millisecond,
+		2*time.Millisecond + 1700*time.Nanosecond:    2002 * time.Microsecond,
+		500*time.Microsecond + 300*time.Nanosecond:   500*time.Microsecond + 300*time.Nanosecond,
+	} {
+		if got := round(d); got != want {
+			t.Errorf("round(%v) = %v, want %v", d, got, want)
+		}
 	}
 }

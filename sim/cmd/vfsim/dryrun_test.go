@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -416,5 +417,39 @@ func TestPrintDelta(t *testing.T) {
 				t.Errorf("printDelta(%+v) lines (-want +got):\n%s", tt.d, diff)
 			}
 		})
+	}
+}
+
+// TestFixtureViewEntriesAsLoaded: the entries the overlay's view of a
+// fixture directory lists describe themselves as Lstat of the view does:
+// with the modes and time of a loaded fixture, not the host's.
+func TestFixtureViewEntriesAsLoaded(t *testing.T) {
+	t.Parallel()
+	dir := mustAbs(t, filepath.Join("..", "..", "..", "fixtures", "catalog", "owned_agent_state"))
+	view := &fixtureView{dir: osfs.NewRooted(dir), rest: vfs.NewMemFS(vfs.MemOptions{})}
+	list, err := view.ReadDir(report.FixtureRoot)
+	if err != nil || len(list) == 0 {
+		t.Fatalf("precondition: ReadDir(%s) of the view = %v, %v; want the fixture's entries", report.FixtureRoot, list, err)
+	}
+	for _, e := range list {
+		name := report.FixtureRoot + "/" + e.Name()
+		got, err := e.Info()
+		if err != nil || got == nil {
+			t.Fatalf("Info() of %s = %v, %v", name, got, err)
+		}
+		want, err := view.Lstat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Name() != e.Name() || got.Mode() != want.Mode() || !got.ModTime().Equal(fixtures.LoadTime()) {
+			t.Errorf("Info() of %s = %s %v %v; want %s %v %v as Lstat of the view gives", name, got.Name(), got.Mode(), got.ModTime(), e.Name(), want.Mode(), fixtures.LoadTime())
+		}
+		wantMode := fixtures.DefaultFileMode
+		if e.IsDir() {
+			wantMode = fs.ModeDir | fixtures.DefaultDirMode
+		}
+		if (e.IsDir() || e.Type().IsRegular()) && got.Mode() != wantMode {
+			t.Errorf("Info() of %s: mode %v, want a loaded fixture's %v", name, got.Mode(), wantMode)
+		}
 	}
 }
