@@ -161,9 +161,7 @@ func check(c *cli, scenarioDir string, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if len(jobs) > 0 {
-			results = runJobs(jobs, opts)
-		}
+		results = runJobs(jobs, opts)
 	}
 	if len(results) == 0 {
 		return 0, errors.New("no scenario to run")
