@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,5 +72,26 @@ func TestLintStaysOutOfRuns(t *testing.T) {
 	want := []string{"pi adapter cannot translate requested control 'modle'.", "pi adapter cannot translate requested control 'enviroment'.", "pi adapter cannot translate requested control 'pi.argz'."}
 	if got := out.Results[0].Warnings; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("run warnings %q, want upstream's %q", got, want)
+	}
+}
+
+// TestLintPromptIncludesOfTheDefaultAgent: lint checks the prompt includes
+// of the agent a run without --agent uses; those of another agent's block
+// show only among the warnings of that agent's run.
+func TestLintPromptIncludesOfTheDefaultAgent(t *testing.T) {
+	t.Parallel()
+	code, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", "agent_prompts.txtar"))
+	if code != 0 || errs != "" {
+		t.Fatalf("vfsim lint = %d, stderr %q; want 0 (warnings only)", code, errs)
+	}
+	const checked = "warning: agent_prompts: <home>/.outfitter/profiles/solo/profile.yml#/controls/append_system_prompt/0: Prompt file include '%s' was not found.\n"
+	if want := fmt.Sprintf(checked, "missing-for-pi.md"); !strings.Contains(out, want) {
+		t.Errorf("lint output lacks the default agent's include check %q:\n%s", want, out)
+	}
+	if unwanted := fmt.Sprintf(checked, "missing-for-claude.md"); strings.Contains(out, unwanted) {
+		t.Errorf("lint checked another agent's include as the default agent's: %q:\n%s", unwanted, out)
+	}
+	if want := "/profiles/solo (claude): claude Prompt file include 'missing-for-claude.md' was not found."; !strings.Contains(out, want) {
+		t.Errorf("lint output lacks the claude run's warning %q:\n%s", want, out)
 	}
 }
