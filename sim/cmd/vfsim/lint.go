@@ -345,6 +345,8 @@ func walkKeys(node *yaml.Node, schema, defs map[string]any, ptr string, unknown 
 	case yaml.MappingNode:
 		props, _ := schema["properties"].(map[string]any)
 		extra, _ := schema["additionalProperties"].(map[string]any)
+		// A mapping's content is key and value pairs: i+1 <= len (a
+		// mutant) is equivalent.
 		for i := 0; i+1 < len(node.Content); i += 2 {
 			k, v := node.Content[i], node.Content[i+1]
 			kp := ptr + "/" + k.Value
@@ -396,9 +398,7 @@ func deref(schema, defs map[string]any) map[string]any {
 		out[k] = v
 	}
 	delete(out, "$ref")
-	if len(props) > 0 {
-		out["properties"] = props
-	}
+	out["properties"] = props // empty when neither lists one: walkKeys then reports no key
 	return out
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -16,5 +17,16 @@ func TestLintSettingsIssues(t *testing.T) {
 		"warning: settings: <home>/.outfitter/profiles/solo/profile.yml:2: unknown key \"inherit\" at /inherit, which a run ignores (did you mean \"inherits\"?)\n"
 	if code != 1 || errs != "" || out != want {
 		t.Errorf("vfsim lint = %d, stderr %q, output\n%s\nwant 1, no stderr, output\n%s", code, errs, out, want)
+	}
+}
+
+// TestLintKeysInListItems: lint looks for misspelled keys inside the items
+// of a list the schema describes, too.
+func TestLintKeysInListItems(t *testing.T) {
+	t.Parallel()
+	_, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", "items.txtar"))
+	const want = "warning: items: <home>/.outfitter/settings.yml:4: unknown key \"exceptt\" at /profile_sources/0/exceptt, which a run ignores (did you mean \"except\"?)\n"
+	if errs != "" || !strings.Contains(out, want) {
+		t.Errorf("vfsim lint: stderr %q, output\n%s\nwant a line\n%s", errs, out, want)
 	}
 }

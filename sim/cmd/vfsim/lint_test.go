@@ -95,3 +95,15 @@ func TestLintPromptIncludesOfTheDefaultAgent(t *testing.T) {
 		t.Errorf("lint output lacks the claude run's warning %q:\n%s", want, out)
 	}
 }
+
+// TestLintFixtureDanglingLinkAnywhere: in a fixture, lint looks for
+// dangling links in the whole tree, not only in the Outfitter and agent
+// folders it walks on a real machine.
+func TestLintFixtureDanglingLinkAnywhere(t *testing.T) {
+	t.Parallel()
+	code, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", "dangling.txtar"))
+	const want = "warning: dangling: <project>/docs/guide.md: dangling symbolic link to ../missing.md\n"
+	if code != 0 || errs != "" || out != want {
+		t.Errorf("vfsim lint = %d, stderr %q, output\n%s\nwant 0, no stderr, output\n%s", code, errs, out, want)
+	}
+}
