@@ -107,3 +107,23 @@ func TestLintFixtureDanglingLinkAnywhere(t *testing.T) {
 		t.Errorf("vfsim lint = %d, stderr %q, output\n%s\nwant 0, no stderr, output\n%s", code, errs, out, want)
 	}
 }
+
+// TestLintRunFailingBeforeLaunch: a profile whose run fails before the
+// launch is an error when the agent is the one a run without --agent uses
+// (the default, or the settings' default_agent), a warning otherwise.
+func TestLintRunFailingBeforeLaunch(t *testing.T) {
+	t.Parallel()
+	const finding = "%s: %s: /profiles/solo (pi): Pi MCP config '<home>/.outfitter/profiles/solo/cli_specific/pi/.mcp.json' must contain valid JSON.\n"
+	for _, tt := range []struct {
+		fixture, severity string
+		code              int
+	}{
+		{"broken_run", "error", 1},
+		{"broken_run_claude", "warning", 0},
+	} {
+		code, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", tt.fixture+".txtar"))
+		if want := fmt.Sprintf(finding, tt.severity, tt.fixture); code != tt.code || errs != "" || out != want {
+			t.Errorf("vfsim lint %s = %d, stderr %q, output\n%s\nwant %d, no stderr, output\n%s", tt.fixture, code, errs, out, tt.code, want)
+		}
+	}
+}
