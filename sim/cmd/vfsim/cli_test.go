@@ -183,3 +183,35 @@ func TestList(t *testing.T) {
 		t.Fatalf("vfsim list = %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestRunJSONFailing: run --json of a scenario that fails its expectations
+// prints the report on stdout, the failure on stderr, and exits 1.
+func TestRunJSONFailing(t *testing.T) {
+	t.Parallel()
+	dir := writeFixture(t, true)
+	code, out, errs := runCLI(t, "run", "--fixture", dir, "--json")
+	if code != 1 || errs == "" || !json.Valid([]byte(out)) {
+		t.Errorf("vfsim run --json of a failing scenario = %d, stderr %q, stdout valid JSON %v; want 1, the failure, a JSON report", code, errs, json.Valid([]byte(out)))
+	}
+}
+
+// TestWrap: help text breaks at spaces into lines of at most the width,
+// a line exactly as wide included.
+func TestWrap(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text  string
+		width int
+		want  string
+	}{
+		{"aa bb cc", 7, "  aa bb\n  cc\n"},
+		{"aa bb cc", 6, "  aa\n  bb\n  cc\n"},
+		{"aaaaaaaaa b", 5, "  aaaaaaaaa\n  b\n"},
+		{"", 10, "  \n"},
+	}
+	for _, tt := range tests {
+		if got := wrap(tt.text, "  ", tt.width); got != tt.want {
+			t.Errorf("wrap(%q, %d) = %q, want %q", tt.text, tt.width, got, tt.want)
+		}
+	}
+}
