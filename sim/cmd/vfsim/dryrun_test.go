@@ -453,3 +453,29 @@ func TestFixtureViewEntriesAsLoaded(t *testing.T) {
 		}
 	}
 }
+
+// TestDryRunDurableLeavesOutTheComposite: the durable changes a dry run
+// lists are those outside the composite root, whose files the run makes
+// for the agent alone.
+func TestDryRunDurableLeavesOutTheComposite(t *testing.T) {
+	t.Parallel()
+	out := dryRunOn(context.Background(), dryMachine(t, 10), fixtureSpec(), seededOptions("/tmp"))
+	if out.Result.Err != nil || !out.Result.Launched || out.Result.Root == "" {
+		t.Fatalf("precondition: the dry run reaches the launch with a composite root: %v", out.Result.Err)
+	}
+	rel := strings.TrimPrefix(out.Result.Root, "/")
+	below := func(p string) bool { return p == rel || strings.HasPrefix(p, rel+"/") }
+	var listed []string
+	for p := range out.Durable.Added {
+		listed = append(listed, p)
+	}
+	for p := range out.Durable.Changed {
+		listed = append(listed, p)
+	}
+	listed = append(listed, out.Durable.Removed...)
+	for _, p := range listed {
+		if below(p) {
+			t.Errorf("durable changes list %s, below the composite root %s", p, out.Result.Root)
+		}
+	}
+}
