@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -264,6 +265,10 @@ func TestDryRunWritesNothingOnDisk(t *testing.T) {
 			if !strings.Contains(out, w+"\n") {
 				t.Errorf("output lacks %q:\n%s", w, out)
 			}
+		}
+		root := regexp.MustCompile(`\n  <composite-profile> = ` + regexp.QuoteMeta(filepath.Join(os.TempDir(), "outfitter-eng-pi-")) + `\S+ \(created in memory only\)\n`)
+		if !root.MatchString(out) {
+			t.Errorf("output lacks the composite root's line (%s):\n%s", root, out)
 		}
 	})
 	t.Run("read-only lower layer", func(t *testing.T) {

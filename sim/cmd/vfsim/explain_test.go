@@ -105,3 +105,25 @@ func TestExplainNamesURISource(t *testing.T) {
 		t.Errorf("vfsim explain output lacks %q:\n%s", want, out)
 	}
 }
+
+// TestExplainAgentKeyAndSuggestion: a key that names an agent's block
+// first explains the control as the agent gets it, and a misspelled key
+// is matched against the controls the stack sets, not only the known ones.
+func TestExplainAgentKeyAndSuggestion(t *testing.T) {
+	t.Parallel()
+	fixture := filepath.Join("testdata", "explain", "agent-key.txtar")
+	for key, want := range map[string][]string{
+		"pi.model":    {"controls.model (agent pi, profile solo)\n", "the agent gets \"pi-model\" from controls.pi.model: the agent's block wins over the generic control\n"},
+		"review_dept": {"no profile definition of the stack sets controls.review_dept or controls.pi.review_dept\ndid you mean review_depth?\n"},
+	} {
+		code, out, errs := runCLI(t, "explain", "--fixture", fixture, key)
+		if code != 0 || errs != "" {
+			t.Errorf("vfsim explain %s = %d, stderr %q", key, code, errs)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("vfsim explain %s: output lacks %q:\n%s", key, w, out)
+			}
+		}
+	}
+}
