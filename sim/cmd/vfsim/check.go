@@ -350,6 +350,8 @@ func indent(text, prefix string) string {
 }
 
 func round(d time.Duration) time.Duration {
+	// At exactly a second or a millisecond both roundings give d: >= for
+	// either > (a mutant) is equivalent.
 	switch {
 	case d > time.Second:
 		return d.Round(time.Millisecond)

@@ -127,3 +127,18 @@ func TestExplainAgentKeyAndSuggestion(t *testing.T) {
 		}
 	}
 }
+
+// TestRunReportTreeNamesAdapterRule: a state path an adapter's rule sends
+// outside the cache directory (Claude's projects/ under session_directory)
+// is named by that rule, not as the cache directory.
+func TestRunReportTreeNamesAdapterRule(t *testing.T) {
+	t.Parallel()
+	code, out, errs := runCLI(t, "run", "--fixture", filepath.Join("..", "..", "..", "fixtures", "catalog", "claude_session_directory"))
+	if code != 0 || errs != "" {
+		t.Fatalf("vfsim run = %d, stderr %q", code, errs)
+	}
+	const want = "├── projects -> <home>/journal/claude  [link; state symlink (default); source: the adapter's own rule (session_directory for Claude's projects/)]\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("the report lacks %q:\n%s", want, out)
+	}
+}

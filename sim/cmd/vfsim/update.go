@@ -58,6 +58,8 @@ func update(c *cli, args []string) (int, error) {
 			fmt.Fprintf(c.stdout, "wrote %s\n", fx.Where(f))
 		}
 		written += len(files)
+		// Loading again a fixture nothing was written to gives the same
+		// fixture: >= 0 (a mutant) is equivalent.
 		if len(files) > 0 {
 			if fx, err = fixtures.Load(p); err != nil {
 				return 0, err
