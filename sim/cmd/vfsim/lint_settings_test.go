@@ -30,3 +30,14 @@ func TestLintKeysInListItems(t *testing.T) {
 		t.Errorf("vfsim lint: stderr %q, output\n%s\nwant a line\n%s", errs, out, want)
 	}
 }
+
+// TestLintRemoteSettingsKeys: lint looks for misspelled keys in the cached
+// remote settings the resolution loaded, as in the local settings files.
+func TestLintRemoteSettingsKeys(t *testing.T) {
+	t.Parallel()
+	code, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", "remote.txtar"))
+	const want = "warning: remote: <home>/.outfitter/cache/repos/Z2l0K2h0dHBzOi8vZ2l0aHViLmNvbS9leGFtcGxlL291dGZpdHRlci1jb25maWcuZ2l0I21haW4/settings.yml:1: unknown key \"defualt_agent\" at /defualt_agent, which a run ignores (did you mean \"default_agent\"?)\n"
+	if code != 0 || errs != "" || out != want {
+		t.Errorf("vfsim lint = %d, stderr %q, output\n%s\nwant 0, no stderr, output\n%s", code, errs, out, want)
+	}
+}
