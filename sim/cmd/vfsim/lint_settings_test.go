@@ -11,13 +11,9 @@ import (
 // keys of the profiles are still reported.
 func TestLintSettingsIssues(t *testing.T) {
 	t.Parallel()
-	code, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", "settings.txtar"))
-	want := "error: settings: <home>/.outfitter/settings.yml#/default_profile: must be string\n" +
-		"error: settings: <home>/.outfitter/settings.yml#/profile_sources: must be array\n" +
-		"warning: settings: <home>/.outfitter/profiles/solo/profile.yml:2: unknown key \"inherit\" at /inherit, which a run ignores (did you mean \"inherits\"?)\n"
-	if code != 1 || errs != "" || out != want {
-		t.Errorf("vfsim lint = %d, stderr %q, output\n%s\nwant 1, no stderr, output\n%s", code, errs, out, want)
-	}
+	wantLint(t, "settings", 1, "error: settings: <home>/.outfitter/settings.yml#/default_profile: must be string\n"+
+		"error: settings: <home>/.outfitter/settings.yml#/profile_sources: must be array\n"+
+		"warning: settings: <home>/.outfitter/profiles/solo/profile.yml:2: unknown key \"inherit\" at /inherit, which a run ignores (did you mean \"inherits\"?)\n")
 }
 
 // TestLintKeysInListItems: lint looks for misspelled keys inside the items
@@ -35,9 +31,5 @@ func TestLintKeysInListItems(t *testing.T) {
 // remote settings the resolution loaded, as in the local settings files.
 func TestLintRemoteSettingsKeys(t *testing.T) {
 	t.Parallel()
-	code, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", "remote.txtar"))
-	const want = "warning: remote: <home>/.outfitter/cache/repos/Z2l0K2h0dHBzOi8vZ2l0aHViLmNvbS9leGFtcGxlL291dGZpdHRlci1jb25maWcuZ2l0I21haW4/settings.yml:1: unknown key \"defualt_agent\" at /defualt_agent, which a run ignores (did you mean \"default_agent\"?)\n"
-	if code != 0 || errs != "" || out != want {
-		t.Errorf("vfsim lint = %d, stderr %q, output\n%s\nwant 0, no stderr, output\n%s", code, errs, out, want)
-	}
+	wantLint(t, "remote", 0, "warning: remote: <home>/.outfitter/cache/repos/Z2l0K2h0dHBzOi8vZ2l0aHViLmNvbS9leGFtcGxlL291dGZpdHRlci1jb25maWcuZ2l0I21haW4/settings.yml:1: unknown key \"defualt_agent\" at /defualt_agent, which a run ignores (did you mean \"default_agent\"?)\n")
 }

@@ -101,11 +101,7 @@ func TestLintPromptIncludesOfTheDefaultAgent(t *testing.T) {
 // folders it walks on a real machine.
 func TestLintFixtureDanglingLinkAnywhere(t *testing.T) {
 	t.Parallel()
-	code, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", "dangling.txtar"))
-	const want = "warning: dangling: <project>/docs/guide.md: dangling symbolic link to ../missing.md\n"
-	if code != 0 || errs != "" || out != want {
-		t.Errorf("vfsim lint = %d, stderr %q, output\n%s\nwant 0, no stderr, output\n%s", code, errs, out, want)
-	}
+	wantLint(t, "dangling", 0, "warning: dangling: <project>/docs/guide.md: dangling symbolic link to ../missing.md\n")
 }
 
 // TestLintRunFailingBeforeLaunch: a profile whose run fails before the
@@ -114,16 +110,16 @@ func TestLintFixtureDanglingLinkAnywhere(t *testing.T) {
 func TestLintRunFailingBeforeLaunch(t *testing.T) {
 	t.Parallel()
 	const finding = "%s: %s: /profiles/solo (pi): Pi MCP config '<home>/.outfitter/profiles/solo/cli_specific/pi/.mcp.json' must contain valid JSON.\n"
-	for _, tt := range []struct {
-		fixture, severity string
-		code              int
-	}{
-		{"broken_run", "error", 1},
-		{"broken_run_claude", "warning", 0},
-	} {
-		code, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", tt.fixture+".txtar"))
-		if want := fmt.Sprintf(finding, tt.severity, tt.fixture); code != tt.code || errs != "" || out != want {
-			t.Errorf("vfsim lint %s = %d, stderr %q, output\n%s\nwant %d, no stderr, output\n%s", tt.fixture, code, errs, out, tt.code, want)
-		}
+	wantLint(t, "broken_run", 1, fmt.Sprintf(finding, "error", "broken_run"))
+	wantLint(t, "broken_run_claude", 0, fmt.Sprintf(finding, "warning", "broken_run_claude"))
+}
+
+// wantLint runs vfsim lint on the archive testdata/lint/NAME.txtar and
+// wants the exit code and the whole output, with nothing on stderr.
+func wantLint(t *testing.T, name string, code int, want string) {
+	t.Helper()
+	got, out, errs := runCLI(t, "lint", filepath.Join("testdata", "lint", name+".txtar"))
+	if got != code || errs != "" || out != want {
+		t.Errorf("vfsim lint %s = %d, stderr %q, output\n%s\nwant %d, no stderr, output\n%s", name, got, errs, out, code, want)
 	}
 }
