@@ -130,6 +130,10 @@ func (a *Agent) Run(ctx context.Context, s *sim.Session) (writeback.Exit, error)
 	if err != nil {
 		return writeback.Exit{}, err
 	}
+	// The watch starts before the agent does, so that a change the agent
+	// makes at once is not lost.
+	stopWatch := a.watch(s)
+	defer stopWatch()
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !missingDir(cmd.Dir) {
 			return writeback.Exit{}, notFound(s, cmd.Path, err)
@@ -138,8 +142,6 @@ func (a *Agent) Run(ctx context.Context, s *sim.Session) (writeback.Exit, error)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	stopWatch := a.watch(s)
-	defer stopWatch()
 	var cancelled error
 	ctxDone := ctx.Done()
 	for {
