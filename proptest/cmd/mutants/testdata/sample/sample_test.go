@@ -1,0 +1,3 @@
+package sample
+
+func h(a int) bool { return a != 1 }
