@@ -785,3 +785,22 @@ func TestRootedRemoveAllErrorMatchesOS(t *testing.T) {
 		t.Errorf("RemoveAll(/%s...) = %#v, want op %q with %v as os.RemoveAll gives", long[:8], got, wantPE.Op, errno(want))
 	}
 }
+
+// TestRootedRootGone: once the directory a rooted FS maps "/" to is gone,
+// every call fails with fs.ErrNotExist naming the vfs path.
+func TestRootedRootGone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fsys := osfs.NewRooted(dir)
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, openErr := fsys.Open("/x")
+	_, statErr := fsys.Stat("/")
+	for name, err := range map[string]error{"/x": openErr, "/": statErr, "/f": fsys.WriteFile("/f", nil, 0o644)} {
+		var pe *fs.PathError
+		if !errors.As(err, &pe) || pe.Path != name || !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("a call on %s with the root gone = %v, want a *fs.PathError naming it with fs.ErrNotExist", name, err)
+		}
+	}
+}
