@@ -237,24 +237,19 @@ func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 	if !f.rooted {
 		return os.MkdirAll(name, perm)
 	}
-	return vfs.MkdirAll(dirMaker{f}, name, perm)
+	return vfs.MkdirAll(basic{f}, name, perm)
 }
 
-// dirMaker offers only the methods of an [FS] from which [vfs.MkdirAll]
-// builds MkdirAll with package os's algorithm. The name is not cleaned:
-// "f/" for a file f fails as in package os (EEXIST from mkdir).
-type dirMaker struct{ f *FS }
-
-func (d dirMaker) Open(name string) (fs.File, error)         { return d.f.Open(name) }
-func (d dirMaker) Mkdir(name string, perm fs.FileMode) error { return d.f.Mkdir(name, perm) }
-func (d dirMaker) Stat(name string) (fs.FileInfo, error)     { return d.f.Stat(name) }
-func (d dirMaker) Lstat(name string) (fs.FileInfo, error)    { return d.f.Lstat(name) }
-
-// basic offers only the methods of an [FS] from which [vfs.WriteFile]
-// builds WriteFile with package os's semantics.
+// basic offers only the calls of an [FS] from which [vfs.WriteFile] and
+// [vfs.MkdirAll] build WriteFile and MkdirAll with package os's
+// algorithms. Names are not cleaned: "f/" for a file f fails in MkdirAll
+// as in package os (EEXIST from mkdir).
 type basic struct{ f *FS }
 
-func (b basic) Open(name string) (fs.File, error) { return b.f.Open(name) }
+func (b basic) Open(name string) (fs.File, error)         { return b.f.Open(name) }
+func (b basic) Mkdir(name string, perm fs.FileMode) error { return b.f.Mkdir(name, perm) }
+func (b basic) Stat(name string) (fs.FileInfo, error)     { return b.f.Stat(name) }
+func (b basic) Lstat(name string) (fs.FileInfo, error)    { return b.f.Lstat(name) }
 
 func (b basic) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
 	return b.f.OpenFile(name, flag, perm)
