@@ -40,29 +40,27 @@ var replacements = map[string][][2]string{
 // without its indentation; ok is false when the line has no operator of
 // m's kind at m's column.
 func apply(src []byte, m mutant) (out []byte, line string, ok bool) {
-	lines := bytes.SplitAfter(src, []byte("\n"))
-	if m.Line > len(lines) {
-		return nil, "", false
+	start := 0 // the offset of line m.Line
+	for range m.Line - 1 {
+		nl := bytes.IndexByte(src[start:], '\n')
+		if nl < 0 {
+			return nil, "", false
+		}
+		start += nl + 1
 	}
-	l := lines[m.Line-1]
-	i := m.Col - 1
-	if i >= len(l) {
+	end := len(src)
+	if nl := bytes.IndexByte(src[start:], '\n'); nl >= 0 {
+		end = start + nl
+	}
+	at := start + m.Col - 1
+	if at >= end {
 		return nil, "", false
 	}
 	for _, r := range replacements[m.Kind] {
-		if !bytes.HasPrefix(l[i:], []byte(r[0])) {
-			continue
+		if bytes.HasPrefix(src[at:end], []byte(r[0])) {
+			out = append(append(append(out, src[:at]...), r[1]...), src[at+len(r[0]):]...)
+			return out, strings.TrimSpace(string(out[start : end-len(r[0])+len(r[1])])), true
 		}
-		var b bytes.Buffer
-		for _, x := range lines[:m.Line-1] {
-			b.Write(x)
-		}
-		mutated := string(l[:i]) + r[1] + string(l[i+len(r[0]):])
-		b.WriteString(mutated)
-		for _, x := range lines[m.Line:] {
-			b.Write(x)
-		}
-		return b.Bytes(), strings.TrimSpace(mutated), true
 	}
 	return nil, "", false
 }
