@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"testing"
 	"time"
 
@@ -72,6 +73,68 @@ func TestCheckLoadErrorOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckLeavesNoWorker: once check has printed its summary, the
+// goroutines that loaded its fixtures and ran their scenarios have ended,
+// whether every fixture loaded, one failed to, or the scenarios were named
+// by --scenarios. Not parallel: it looks at every goroutine of the test
+// binary, and the package's parallel tests wait while it runs.
+func TestCheckLeavesNoWorker(t *testing.T) {
+	good := writeFixture(t, false)
+	bad := writeFixture(t, false)
+	if err := os.WriteFile(filepath.Join(bad, "scenarios", "broken.json"), []byte(`{"runs": [{}], "runs": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Scenarios named by --scenarios, the job list runJobs runs.
+	named := t.TempDir()
+	one, err := os.ReadFile(filepath.Join(good, "scenarios", "one.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		sc := append([]byte(`{"fixture": "tiny", `), one[1:]...)
+		if err := os.WriteFile(filepath.Join(named, name+".json"), sc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := checkWorkers(); n != 0 {
+		t.Fatalf("%d check workers before the test: it could not tell its own from them", n)
+	}
+	for _, args := range [][]string{
+		{good, good, good},
+		{good, bad, good, good},
+		{"--scenarios", named, good},
+	} {
+		code, _, errs := runCLI(t, append([]string{"check"}, args...)...)
+		if (code != 0) != (args[1] == bad) {
+			t.Fatalf("vfsim check %q = %d, %s", args, code, errs)
+		}
+		// A worker ends right after its last job: wait for that, bounded
+		// by far more than it takes.
+		for i := 0; checkWorkers() > 0; i++ {
+			if i == 10000 {
+				t.Fatalf("vfsim check %q left %d workers running", args, checkWorkers())
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// checkWorkers counts the goroutines running check's loaders and jobs.
+func checkWorkers() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return len(workerFrame.FindAll(buf[:n], -1))
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// workerFrame matches the frame of a loader or job goroutine in a stack
+// trace, whose functions are named by the package's import path.
+var workerFrame = regexp.MustCompile(`(?m)^\S*/sim/cmd/vfsim\.(streamJobs|runJobs)\.func[0-9.]*\(`)
 
 // TestRound: check shows its elapsed time to the millisecond past a
 // second, to the microsecond past a millisecond, and as it is below.
