@@ -345,6 +345,43 @@ func TestRunOverlayNeedsDirectory(t *testing.T) {
 	}
 }
 
+// TestRunOverlayReadsTheDirectory: with --overlay the runs happen on the
+// fixture directory itself, read through an overlay, not on the copy
+// loaded before: a file put in the directory after the load is seen, and
+// what a run writes stays above the directory.
+func TestRunOverlayReadsTheDirectory(t *testing.T) {
+	t.Parallel()
+	dir := writeFixture(t, false)
+	fx, err := fixtures.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ok := fx.Scenario("one")
+	if !ok {
+		t.Fatal("precondition: the fixture's scenario one")
+	}
+	opts, err := overlayOptions(true, dir, sc)
+	if err != nil || opts.Mount == nil {
+		t.Fatalf("overlayOptions = %+v, %v; want a mount", opts, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "home", "late.txt"), []byte("late\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := vfstest.Snapshot(t, osfs.New(), mustAbs(t, dir))
+	fsys, err := opts.Mount(fx.Clone())
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := report.HomeRoot + "/late.txt"
+	if data, err := vfs.ReadFile(fsys, late); err != nil || string(data) != "late\n" {
+		t.Errorf("%s on the overlay = %q, %v; want the file written to the directory", late, data, err)
+	}
+	if err := vfs.WriteFile(fsys, late, []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vfstest.WantUnchanged(t, osfs.New(), mustAbs(t, dir), before, "a write to the overlay reached the fixture directory")
+}
+
 func mustAbs(t *testing.T, p string) string {
 	t.Helper()
 	abs, err := filepath.Abs(p)
