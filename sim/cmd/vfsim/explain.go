@@ -117,18 +117,10 @@ func (m *machine) assemble(spec sim.Spec) *sim.Result {
 	idle := sim.AgentFunc(func(context.Context, *sim.Session) (writeback.Exit, error) {
 		return writeback.Exit{Exited: true}, nil
 	})
-	r := sim.Execute(context.Background(), m.fsys, spec, idle, m.opts)
-	if r.Root != "" {
-		base := m.name
-		root := r.Root
-		m.name = func(p string) string {
-			if p == root || strings.HasPrefix(p, root+"/") {
-				return report.TokenComposite + strings.TrimPrefix(p, root)
-			}
-			return base(p)
-		}
-	}
-	return r
+	// What explain names (link targets at launch, the inputs of generated
+	// files, settings and profile files, durable sources) lies outside the
+	// composite: its names need no composite root.
+	return sim.Execute(context.Background(), m.fsys, spec, idle, m.opts)
 }
 
 func explain(w io.Writer, m *machine, spec sim.Spec, subject string) (int, error) {
