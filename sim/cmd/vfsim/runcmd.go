@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -80,9 +79,10 @@ func runOne(c *cli, fixture, scenario string, asJSON, overlay bool) (int, error)
 }
 
 // pickScenario returns the scenario ref names in fx: a scenario's name, its
-// file inside the fixture (scenarios/x.json, or a path on disk that leads
-// there), or a scenario file elsewhere; with ref empty, the fixture's only
-// scenario.
+// file inside the fixture (scenarios/x.json), or a scenario file on disk,
+// inside the fixture directory or elsewhere, which is the same scenario as
+// the fixture's own when it is one of them; with ref empty, the fixture's
+// only scenario.
 func pickScenario(fx *fixtures.Fixture, ref string) (*fixtures.Scenario, error) {
 	if ref == "" {
 		if scs := fx.Scenarios(); len(scs) == 1 {
@@ -92,13 +92,6 @@ func pickScenario(fx *fixtures.Fixture, ref string) (*fixtures.Scenario, error) 
 	}
 	if sc, ok := fx.Scenario(ref); ok {
 		return sc, nil
-	}
-	if src := fx.Source(); src != "" && !strings.HasSuffix(src, ".txtar") {
-		if rel, err := filepath.Rel(src, ref); err == nil {
-			if sc, ok := fx.Scenario(filepath.ToSlash(rel)); ok {
-				return sc, nil
-			}
-		}
 	}
 	if !strings.HasSuffix(ref, ".json") {
 		return nil, usageError{fmt.Errorf("fixture %s has no scenario %q (it has %s)", fx.Name(), ref, scenarioNames(fx))}

@@ -70,6 +70,10 @@ func update(c *cli, args []string) (int, error) {
 			out, err := sim.RunScenario(ctx, fx, sc, sim.ScenarioOptions{})
 			switch {
 			case err != nil:
+				// UpdateExpected ran every scenario and stopped on the first
+				// that erred, so a scenario errs here only where a run of the
+				// same inputs did not: no test can reach this, and failed--
+				// (a mutant) is equivalent.
 				failed++
 				fmt.Fprintf(c.stdout, "still failing: %s/%s\n    %v\n", fx.Name(), sc.Name, err)
 			case !out.Passed():

@@ -31,7 +31,10 @@ func init() {
 	}
 	list, err := Catalog()
 	if err != nil {
-		return // the command reports it when it asks
+		// The command reports it when it asks. Returning when there is no
+		// error (a mutant) only leaves each fixture to load when the
+		// command asks for it: the same output, later.
+		return
 	}
 	go func() {
 		for _, f := range list {
