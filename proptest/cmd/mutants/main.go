@@ -15,7 +15,16 @@
 // at DIR/FILE.go:LINE:COL | the mutated line", STATUS one of KILLED (a
 // test failed), LIVED (every test passed), NOT VIABLE (the package does
 // not build), TIMED OUT, or SKIPPED (no operator of the kind at the
-// column). The file is restored after each run, and on an interrupt.
+// column), or, for a mutant whose line follows a "//mutants:equivalent"
+// directive naming its kind (or no kind), EQUIVALENT where it lived and
+// MISMARKED where a test killed it (the mark is wrong). The file is
+// restored after each run, and on an interrupt. A last line sums the run
+// up: the count of each outcome, the efficacy as gremlins reckons it
+// (killed over killed and lived, marked equivalents counted as lived) and
+// the mutation score without the marked equivalents.
+//
+// Each test run has a temporary directory of its own, removed after it,
+// and a run that times out is stopped with every process it started.
 //
 // Gremlins' INVERT_NEGATIVES turns any "-" token into "+", a binary minus
 // included, where it is ARITHMETIC_BASE's mutant again; this command does
@@ -83,6 +92,7 @@ func runAll(in io.Reader, out io.Writer, timeout time.Duration) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	sc := bufio.NewScanner(in)
+	t := tally{}
 	for sc.Scan() {
 		m, ok := parseMutant(sc.Text())
 		if !ok {
@@ -92,12 +102,17 @@ func runAll(in io.Reader, out io.Writer, timeout time.Duration) error {
 		if err != nil {
 			return err
 		}
+		t[status]++
 		fmt.Fprintf(out, "%s %s | %s\n", status, m, text)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 	}
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, t)
+	return nil
 }
 
 // runOne writes m into its file, runs its package's tests and restores
@@ -123,10 +138,18 @@ func runOne(ctx context.Context, m mutant, timeout time.Duration) (status, text 
 			err = fmt.Errorf("restore %s: %w", m.File, rerr)
 		}
 	}()
+	tmp, err := os.MkdirTemp("", "mutants-")
+	if err != nil {
+		return "", "", err
+	}
+	// A test binary stopped at the timeout leaves its temporary files.
+	defer os.RemoveAll(tmp)
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(tctx, "go", "test", "-count=1", "-failfast", "./"+filepath.ToSlash(filepath.Dir(m.File))+"/")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	stopGroup(cmd)
 	output, runErr := cmd.CombinedOutput()
 	timedOut := errors.Is(tctx.Err(), context.DeadlineExceeded)
-	return classify(runErr, output, timedOut), line, nil
+	return outcome(classify(runErr, output, timedOut), markedEquivalent(orig, m)), line, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -116,5 +117,64 @@ func TestListDir(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("listDir(%s) (-want +got):\n%s", dir, diff)
+	}
+}
+
+// TestMarkedEquivalent: a directive on the line before a mutant's marks it
+// when it names the mutant's kind or no kind; another comment, a directive
+// further up or one naming other kinds does not.
+func TestMarkedEquivalent(t *testing.T) {
+	t.Parallel()
+	src := "package p\n\n" +
+		"func f(a, b int) bool {\n" + // line 3
+		"\t//mutants:equivalent CONDITIONALS_BOUNDARY, ARITHMETIC_BASE\n" +
+		"\tif a-b < 0 {\n" + // line 5
+		"\t\t//mutants:equivalent\n" +
+		"\t\ta++\n" + // line 7
+		"\t}\n" +
+		"\t//mutants:equivalentish\n" +
+		"\treturn a < b\n" + // line 10
+		"}\n"
+	tests := []struct {
+		m    mutant
+		want bool
+	}{
+		{mutant{Kind: "CONDITIONALS_BOUNDARY", Line: 5, Col: 9}, true},
+		{mutant{Kind: "ARITHMETIC_BASE", Line: 5, Col: 6}, true},
+		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 5, Col: 9}, false},
+		{mutant{Kind: "INCREMENT_DECREMENT", Line: 7, Col: 4}, true},
+		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 10, Col: 11}, false},
+		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 3, Col: 1}, false},
+		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 1, Col: 1}, false},
+		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 40, Col: 1}, false},
+	}
+	for _, tt := range tests {
+		if got := markedEquivalent([]byte(src), tt.m); got != tt.want {
+			t.Errorf("markedEquivalent(line %d, %s) = %v, want %v", tt.m.Line, tt.m.Kind, got, tt.want)
+		}
+	}
+}
+
+// TestTally: a marked mutant that lives is equivalent and one that a test
+// kills is mismarked; the summary gives the efficacy with the marked
+// equivalents counted as lived and the score without them.
+func TestTally(t *testing.T) {
+	t.Parallel()
+	tl := tally{}
+	for _, o := range []struct {
+		status string
+		marked bool
+	}{
+		{"KILLED", false}, {"KILLED", false}, {"KILLED", true}, {"LIVED", false},
+		{"LIVED", true}, {"NOT VIABLE", true}, {"TIMED OUT", false}, {"SKIPPED", false},
+	} {
+		tl[outcome(o.status, o.marked)]++
+	}
+	want := "killed 2, lived 1, equivalent 1, mismarked 1, not viable 1, timed out 1, skipped 1, efficacy 60.0%, without the marked equivalents 75.0%"
+	if got := tl.String(); got != want {
+		t.Errorf("tally = %q, want %q", got, want)
+	}
+	if got := (tally{}).String(); !strings.HasSuffix(got, "efficacy -, without the marked equivalents -") {
+		t.Errorf("empty tally = %q", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -63,6 +64,70 @@ func apply(src []byte, m mutant) (out []byte, line string, ok bool) {
 		}
 	}
 	return nil, "", false
+}
+
+// equivalentDirective starts the comment line that marks the mutants of
+// the line below it as equivalent: no behaviour a test could check tells
+// them from the code as written. The kinds follow, separated by spaces or
+// commas; none means every kind. The comments above it say why.
+const equivalentDirective = "//mutants:equivalent"
+
+// markedEquivalent reports whether the line before m's line in src is a
+// directive that marks m's kind equivalent.
+func markedEquivalent(src []byte, m mutant) bool {
+	if m.Line < 2 {
+		return false
+	}
+	lines := bytes.SplitN(src, []byte("\n"), m.Line)
+	if len(lines) < m.Line {
+		return false
+	}
+	prev := strings.TrimSpace(string(lines[m.Line-2]))
+	rest, ok := strings.CutPrefix(prev, equivalentDirective)
+	if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+		return false
+	}
+	kinds := strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
+	return len(kinds) == 0 || slices.Contains(kinds, m.Kind)
+}
+
+// outcome is what became of a mutant: its status as classify names it,
+// turned into EQUIVALENT when a marked mutant lived and MISMARKED when a
+// marked one was killed (its mark is wrong).
+func outcome(status string, marked bool) string {
+	switch {
+	case marked && status == "LIVED":
+		return "EQUIVALENT"
+	case marked && status == "KILLED":
+		return "MISMARKED"
+	}
+	return status
+}
+
+// tally counts the outcomes of a run.
+type tally map[string]int
+
+// String sums a run up: the count of each outcome, the efficacy as the
+// mutation tester reckons it (killed over killed and lived, marked
+// equivalents counted as lived) and the mutation score without the marked
+// equivalents.
+func (t tally) String() string {
+	killed := t["KILLED"] + t["MISMARKED"]
+	var b strings.Builder
+	for _, s := range []string{"KILLED", "LIVED", "EQUIVALENT", "MISMARKED", "NOT VIABLE", "TIMED OUT", "SKIPPED"} {
+		fmt.Fprintf(&b, "%s %d, ", strings.ToLower(s), t[s])
+	}
+	b.WriteString("efficacy " + percent(killed, killed+t["LIVED"]+t["EQUIVALENT"]))
+	b.WriteString(", without the marked equivalents " + percent(killed, killed+t["LIVED"]))
+	return b.String()
+}
+
+// percent returns n/d as a percentage to one decimal, or "-" when d is 0.
+func percent(n, d int) string {
+	if d == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(d))
 }
 
 // classify names the outcome of a package's test run: err and output of
