@@ -24,7 +24,7 @@ func Join(dir string, elem ...string) string {
 		return dir
 	}
 	if dir == "/" {
-		dir, n = "", n-1 // n is a capacity only
+		dir = "" // n, a capacity, counts the slash twice: one byte more
 	}
 	var b strings.Builder
 	b.Grow(n)

@@ -221,14 +221,10 @@ func (f *memFile) writeAt(p []byte, off int64, op string) (int, error) {
 		n.data = grown
 		n.ownData.Store(true)
 	} else if end > int64(len(n.data)) {
-		// At the bounds (end == len, end == cap) either branch leaves the
-		// same bytes, and Grow's count is a capacity: mutants moving
-		// these bounds or that count are equivalent.
-		if end <= int64(cap(n.data)) {
-			n.data = n.data[:end]
-		} else {
-			n.data = slices.Grow(n.data, int(end)-len(n.data))[:end]
-		}
+		// Grow allocates only when the capacity is short. At end == len
+		// it leaves the data as it is, and its count is a capacity:
+		// mutants of this bound or of that count are equivalent.
+		n.data = slices.Grow(n.data, int(end)-len(n.data))[:end]
 	}
 	copy(n.data[off:], p)
 	n.mtime = f.m.clock()
