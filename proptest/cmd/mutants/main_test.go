@@ -121,8 +121,9 @@ func TestListDir(t *testing.T) {
 }
 
 // TestMarkedEquivalent: a directive on the line before a mutant's marks it
-// when it names the mutant's kind or no kind; another comment, a directive
-// further up or one naming other kinds does not.
+// when it names the mutant's kind, alone or with its column, or no kind;
+// another comment, a directive further up or one naming other kinds or
+// another column does not.
 func TestMarkedEquivalent(t *testing.T) {
 	t.Parallel()
 	src := "package p\n\n" +
@@ -131,9 +132,11 @@ func TestMarkedEquivalent(t *testing.T) {
 		"\tif a-b < 0 {\n" + // line 5
 		"\t\t//mutants:equivalent\n" +
 		"\t\ta++\n" + // line 7
+		"\t\t//mutants:equivalent ARITHMETIC_BASE@9\n" +
+		"\t\tb = a + b + 1\n" + // line 9
 		"\t}\n" +
 		"\t//mutants:equivalentish\n" +
-		"\treturn a < b\n" + // line 10
+		"\treturn a < b\n" + // line 12
 		"}\n"
 	tests := []struct {
 		m    mutant
@@ -143,7 +146,9 @@ func TestMarkedEquivalent(t *testing.T) {
 		{mutant{Kind: "ARITHMETIC_BASE", Line: 5, Col: 6}, true},
 		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 5, Col: 9}, false},
 		{mutant{Kind: "INCREMENT_DECREMENT", Line: 7, Col: 4}, true},
-		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 10, Col: 11}, false},
+		{mutant{Kind: "ARITHMETIC_BASE", Line: 9, Col: 9}, true},
+		{mutant{Kind: "ARITHMETIC_BASE", Line: 9, Col: 13}, false},
+		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 12, Col: 11}, false},
 		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 3, Col: 1}, false},
 		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 1, Col: 1}, false},
 		{mutant{Kind: "CONDITIONALS_NEGATION", Line: 40, Col: 1}, false},

@@ -69,7 +69,9 @@ func apply(src []byte, m mutant) (out []byte, line string, ok bool) {
 // equivalentDirective starts the comment line that marks the mutants of
 // the line below it as equivalent: no behaviour a test could check tells
 // them from the code as written. The kinds follow, separated by spaces or
-// commas; none means every kind. The comments above it say why.
+// commas, each alone (every mutant of the kind on the line) or with the
+// byte column of one operator (ARITHMETIC_BASE@22); none means every
+// kind. The comments above it say why.
 const equivalentDirective = "//mutants:equivalent"
 
 // markedEquivalent reports whether the line before m's line in src is a
@@ -88,7 +90,7 @@ func markedEquivalent(src []byte, m mutant) bool {
 		return false
 	}
 	kinds := strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
-	return len(kinds) == 0 || slices.Contains(kinds, m.Kind)
+	return len(kinds) == 0 || slices.Contains(kinds, m.Kind) || slices.Contains(kinds, fmt.Sprintf("%s@%d", m.Kind, m.Col))
 }
 
 // outcome is what became of a mutant: its status as classify names it,
