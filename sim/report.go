@@ -138,7 +138,9 @@ func ReportOf(r *Result) RunReport {
 func links(t map[string]report.Entry) int {
 	n := 0
 	for _, e := range t {
+		//mutants:equivalent CONDITIONALS_NEGATION
 		if e.Type == vfs.TypeSymlink {
+			//mutants:equivalent INCREMENT_DECREMENT
 			n++
 		}
 	}

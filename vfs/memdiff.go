@@ -91,6 +91,7 @@ func (a addedTree) size(rootLen int) walkSize {
 	if a.self {
 		s.entries = 1
 		if a.n.isSymlink() {
+			//mutants:equivalent ARITHMETIC_BASE@22
 			s.bytes = rootLen + 1 + len(a.rel) // a capacity only
 		}
 	}

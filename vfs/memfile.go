@@ -215,15 +215,18 @@ func (f *memFile) writeAt(p []byte, off int64, op string) (int, error) {
 	defer f.m.mu.Unlock()
 	n := f.current(true)
 	end := off + int64(len(p))
-	if !n.ownData.Load() {
+	switch {
+	case !n.ownData.Load():
 		grown := make([]byte, max(int64(len(n.data)), end))
 		copy(grown, n.data)
 		n.data = grown
 		n.ownData.Store(true)
-	} else if end > int64(len(n.data)) {
-		// Grow allocates only when the capacity is short. At end == len
-		// it leaves the data as it is, and its count is a capacity:
-		// mutants of this bound or of that count are equivalent.
+	// Grow allocates only when the capacity is short. At end == len it
+	// leaves the data as it is, and its count is a capacity: mutants of
+	// this bound or of that count are equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
+	case end > int64(len(n.data)):
+		//mutants:equivalent ARITHMETIC_BASE INVERT_NEGATIVES
 		n.data = slices.Grow(n.data, int(end)-len(n.data))[:end]
 	}
 	copy(n.data[off:], p)

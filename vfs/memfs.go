@@ -165,6 +165,7 @@ func (r *walkResult) chain() []string {
 func (r *walkResult) setChain(steps []memStep) {
 	// Twelve steps fit either way: len(steps) >= len(r.chainArr) (a
 	// mutant) is equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if len(steps) > len(r.chainArr) {
 		r.chainBig = make([]string, len(steps))
 		for i, s := range steps {
@@ -288,6 +289,7 @@ func (m *MemFS) copyNode(n *node) *node {
 func (m *MemFS) newNode(mode fs.FileMode) *node {
 	// Inode numbers need only be unique: m.nextIno-- (a mutant) is
 	// equivalent.
+	//mutants:equivalent INCREMENT_DECREMENT
 	m.nextIno++
 	n := m.slab.node()
 	*n = node{own: m.owner(), ino: m.nextIno, mode: mode, mtime: m.clock()}
@@ -343,9 +345,11 @@ func (s *slab) node() *node {
 func (s *slab) dirents(n, c int) []dirent {
 	// Where a slice comes from changes nothing but allocations: mutants
 	// moving the two bounds below are equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if c > slabDirents/4 {
 		return make([]dirent, n, c)
 	}
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if c > len(s.direntBuf) {
 		s.direntN = min(max(2*s.direntN, 16), slabDirents)
 		s.direntBuf = make([]dirent, int(s.direntN))
@@ -376,11 +380,13 @@ func (s *slab) cloneString(data string) []byte {
 // memory of its own when it is large.
 func slabCopy[S ~string | ~[]byte](s *slab, data S) []byte {
 	// As for dirents, mutants moving the two bounds are equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if len(data) > slabBytes/8 {
 		b := make([]byte, len(data))
 		copy(b, data)
 		return b
 	}
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if len(data) > len(s.byteBuf) {
 		s.byteN = min(max(2*s.byteN, 256, uint16(len(data))), slabBytes)
 		s.byteBuf = make([]byte, int(s.byteN))
@@ -428,6 +434,7 @@ func (n *node) child(name string) *node {
 	if n.big != nil {
 		return n.big[name]
 	}
+	//mutants:equivalent CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 	if len(n.children) <= 8 {
 		// Equality tests beat a binary search's comparisons here; both
 		// find the same entry, so a mutant of the bound is equivalent.
@@ -460,7 +467,9 @@ func (m *MemFS) setChild(n *node, name string, c *node) {
 	// by how much change no result, only time and memory: mutants of
 	// the bound, the map's size hint and the growth test below are
 	// equivalent (TestMemBigDirectories checks both representations).
+	//mutants:equivalent CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 	if len(n.children) >= bigDir {
+		//mutants:equivalent ARITHMETIC_BASE
 		n.big = make(map[string]*node, 2*bigDir)
 		for _, e := range n.children {
 			n.big[e.name] = e.n
@@ -470,6 +479,7 @@ func (m *MemFS) setChild(n *node, name string, c *node) {
 		n.children = nil
 		return
 	}
+	//mutants:equivalent CONDITIONALS_NEGATION
 	if len(n.children) == cap(n.children) {
 		// The entries move to a larger slice. The old one is the node's
 		// own (a node shared with a clone is copied, entries and all,
@@ -818,6 +828,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 	// Which names take this path changes no result (a test checks it
 	// against the general one): mutants of this bound and of the
 	// component length test in the first loop are equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 	if !plainName(name) || len(name) >= PathMax {
 		return false, nil
 	}
@@ -828,6 +839,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 		if !cur.isDir() {
 			return true, &fs.PathError{Op: "mkdir", Path: name[:end], Err: syscall.ENOTDIR}
 		}
+		//mutants:equivalent ARITHMETIC_BASE INVERT_NEGATIVES CONDITIONALS_BOUNDARY
 		if stop-start > NameMax {
 			break // Mkdir reports it below
 		}
@@ -863,6 +875,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 // paths ask it, whose results the general ones match: mutants of its
 // length bound are equivalent.
 func plainName(name string) bool {
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	return len(name) >= 2 && name[0] == '/' && PlainRel(name[1:])
 }
 
@@ -908,6 +921,7 @@ func (m *MemFS) mutablePrefix(prefix string) *node {
 // is never at start: i > 0 (a mutant) is equivalent.
 func component(name string, end int) (start, stop int) {
 	start = end + 1
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if i := strings.IndexByte(name[start:], '/'); i >= 0 {
 		return start, start + i
 	}
@@ -1050,6 +1064,7 @@ func (m *MemFS) Rename(oldname, newname string) error {
 		// one prefix are one entry, returned above: >= here, a mutant, is
 		// equivalent.)
 		dstPath := append(slices.Clone(dst.chain()), dst.base)
+		//mutants:equivalent CONDITIONALS_BOUNDARY
 		if len(srcPath) > len(dstPath) && slices.Equal(srcPath[:len(dstPath)], dstPath) {
 			return lerr(syscall.ENOTEMPTY)
 		}

@@ -55,6 +55,7 @@ func (fl *file) Write(p []byte) (int, error) {
 	op, v := fl.fsys.beginSeq(Op{Kind: KindWrite, Path: fl.name, Mutates: true})
 	// A crash that tears nothing (torn 0) writes no byte below either:
 	// v.torn <= 0 here (a mutant) is equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if v.err != nil && v.torn < 0 {
 		return 0, pathErr(KindWrite, fl.name, v.err)
 	}

@@ -165,6 +165,7 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 	// same bytes (TestReadFileOfAFIFO), so negating this test (a
 	// mutant) is equivalent.
 	var size int
+	//mutants:equivalent CONDITIONALS_NEGATION
 	if fi, err := fl.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = int(fi.Size())
 	}

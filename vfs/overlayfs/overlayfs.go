@@ -78,8 +78,10 @@ func (f *FS) lockWrite() {
 	// first bound, or letting the second clear an empty map, change only
 	// the memory kept (equivalent).
 	switch n := len(f.known); {
+	//mutants:equivalent CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 	case n > maxKeptKnown:
 		f.known = map[string]knownEntry{}
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	case n > 0:
 		clear(f.known)
 	}
@@ -307,6 +309,7 @@ func childPath(src string, i int, dir, comp string) string {
 	// src[i-1] == '/' negated, i-1 == len(dir) made i+1, src[:i-1] made
 	// src[:i+1]); one that took the prefix wrongly would name another
 	// entry, which the tests see.
+	//mutants:equivalent CONDITIONALS_NEGATION@9 CONDITIONALS_NEGATION@71 ARITHMETIC_BASE@44 INVERT_NEGATIVES@44 ARITHMETIC_BASE@87 INVERT_NEGATIVES@87
 	if dir == "/" && i == 1 || dir != "/" && i-1 == len(dir) && src[i-1] == '/' && src[:i-1] == dir {
 		return src[:i+len(comp)]
 	}

@@ -353,8 +353,10 @@ func round(d time.Duration) time.Duration {
 	// At exactly a second or a millisecond both roundings give d: >= for
 	// either > (a mutant) is equivalent.
 	switch {
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	case d > time.Second:
 		return d.Round(time.Millisecond)
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	case d > time.Millisecond:
 		return d.Round(time.Microsecond)
 	}

@@ -347,6 +347,7 @@ func walkKeys(node *yaml.Node, schema, defs map[string]any, ptr string, unknown 
 		extra, _ := schema["additionalProperties"].(map[string]any)
 		// A mapping's content is key and value pairs: i+1 <= len (a
 		// mutant) is equivalent.
+		//mutants:equivalent CONDITIONALS_BOUNDARY
 		for i := 0; i+1 < len(node.Content); i += 2 {
 			k, v := node.Content[i], node.Content[i+1]
 			kp := ptr + "/" + k.Value

@@ -60,6 +60,7 @@ func update(c *cli, args []string) (int, error) {
 		written += len(files)
 		// Loading again a fixture nothing was written to gives the same
 		// fixture: >= 0 (a mutant) is equivalent.
+		//mutants:equivalent CONDITIONALS_BOUNDARY
 		if len(files) > 0 {
 			if fx, err = fixtures.Load(p); err != nil {
 				return 0, err
@@ -74,6 +75,7 @@ func update(c *cli, args []string) (int, error) {
 				// that erred, so a scenario errs here only where a run of the
 				// same inputs did not: no test can reach this, and failed--
 				// (a mutant) is equivalent.
+				//mutants:equivalent INCREMENT_DECREMENT
 				failed++
 				fmt.Fprintf(c.stdout, "still failing: %s/%s\n    %v\n", fx.Name(), sc.Name, err)
 			case !out.Passed():
