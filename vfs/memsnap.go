@@ -32,13 +32,17 @@ type walkSize struct{ entries, bytes int }
 func treeSize(dir *node, relLen, rootLen int) walkSize {
 	var s walkSize
 	add := func(name string, n *node) {
+		//mutants:equivalent INCREMENT_DECREMENT
 		s.entries++
 		l := len(name)
+		//mutants:equivalent CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 		if relLen > 0 {
+			//mutants:equivalent ARITHMETIC_BASE
 			l += relLen + 1
 			s.bytes += l
 		}
 		if n.isSymlink() {
+			//mutants:equivalent ARITHMETIC_BASE@23
 			s.bytes += rootLen + 1 + l
 		}
 		if n.isDir() {
@@ -81,6 +85,7 @@ func newNodeWalk(root string, opts SnapshotOptions) nodeWalk {
 // reserve makes room in w.names for n more bytes: a walk whose names
 // were not counted beforehand (a diff's) grows it by at least namesMin.
 func (w *nodeWalk) reserve(n int) {
+	//mutants:equivalent ARITHMETIC_BASE INVERT_NEGATIVES CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 	if w.names.Cap()-w.names.Len() < n {
 		w.names.Grow(max(n, namesMin))
 	}
@@ -94,6 +99,7 @@ func (w *nodeWalk) join(rel, name string) string {
 	if rel == "" {
 		return name
 	}
+	//mutants:equivalent ARITHMETIC_BASE
 	w.reserve(len(rel) + 1 + len(name))
 	start := w.names.Len()
 	w.names.WriteString(rel)
@@ -104,6 +110,7 @@ func (w *nodeWalk) join(rel, name string) string {
 
 // absolute returns the absolute name of rel, relative to the root.
 func (w *nodeWalk) absolute(rel string) string {
+	//mutants:equivalent ARITHMETIC_BASE
 	w.reserve(len(w.root) + 1 + len(rel))
 	start := w.names.Len()
 	if w.root != "/" {

@@ -41,6 +41,7 @@ func formErr(name string) error {
 	}
 	// A NUL first is caught as no slash: > 0 in the second test (a
 	// mutant) is equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if name[0] != '/' || strings.IndexByte(name, 0) >= 0 {
 		return syscall.EINVAL
 	}
@@ -57,6 +58,7 @@ func CheckSymlink(oldname, newname string) error {
 	// A NUL first in newname is EINVAL from nameErr already: > 0 for
 	// newname (a mutant) is equivalent.
 	switch {
+	//mutants:equivalent CONDITIONALS_BOUNDARY@75
 	case strings.IndexByte(oldname, 0) >= 0 || strings.IndexByte(newname, 0) >= 0:
 		err = syscall.EINVAL
 	case oldname == "":
@@ -81,6 +83,7 @@ func CheckSymlink(oldname, newname string) error {
 func RemoveAllParentTooLong(name string) bool {
 	// A name of PathMax bytes has a shorter parent: <= here (a mutant)
 	// is equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if len(name) < PathMax {
 		return false
 	}

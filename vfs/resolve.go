@@ -102,6 +102,7 @@ func Resolve[N any, L Lookup[N]](l L, root N, name string, mode ResolveMode, sta
 	r := resolver{rest: name, src: name, mode: mode}
 	// "/" alone resolves to the root, a directory, slash or not: >= 1 (a
 	// mutant) is equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	r.slash = len(name) > 1 && name[len(name)-1] == '/'
 	r.follow = mode&ResolveFollow != 0 || r.slash && mode&ResolveParent == 0
 	for {
@@ -228,11 +229,11 @@ func (r *resolver) followLink(t, more string, last bool) error {
 	if t == "" {
 		return syscall.ENOENT
 	}
+	// A target's own trailing slash: what it names must be a directory,
+	// and a final link there is followed. (A target of "/" names the
+	// root, a directory: >= 1, a mutant, is equivalent.)
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if last && len(t) > 1 && t[len(t)-1] == '/' {
-		// The target's own trailing slash: what it names must be a
-		// directory, and a final link there is followed. (A target of
-		// "/" names the root, a directory: >= 1, a mutant, is
-		// equivalent.)
 		r.slash, r.follow = true, true
 	}
 	r.rest = t + more
