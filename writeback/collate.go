@@ -84,6 +84,7 @@ func compareLevel(a, b string, weight func(r rune) int32) int {
 		// Both strings end together on the tertiary level, whose weights
 		// may be 0: the primary level found as many weights in each. So
 		// "wa <= 0" or "wb <= 0" here is the same.
+		//mutants:equivalent CONDITIONALS_BOUNDARY
 		case wa < 0 && wb < 0:
 			return 0
 		case wa < 0:

@@ -206,7 +206,11 @@ func editText(data []byte, top, sp *yaml.Node, key, value string) ([]byte, bool)
 		switch {
 		case t == "" || strings.HasPrefix(t, "#"):
 			continue
-		case len(l)-len(t) > indent:
+		case len(l)-len(t) >= indent:
+			// Deeper lines continue the last entry's value, and so do
+			// lines at its indentation: a block sequence may stand
+			// there ("key:" then "- item"); a key at that indentation
+			// would be an entry after the last one.
 			end = i
 			continue
 		}
@@ -289,13 +293,16 @@ func afterKey(line string, k *yaml.Node) (string, bool) {
 	return strings.TrimRight(line[start+len(k.Value)+1:], "\r\n"), true
 }
 
-// stripComment removes a trailing comment from the rest of a line.
+// stripComment removes a trailing comment from the rest of a line: a #
+// at its start or after a space or a tab, as YAML has it.
 func stripComment(s string) string {
 	if s == "" || s[0] == '#' {
 		return ""
 	}
-	if i := strings.Index(s, " #"); i >= 0 {
-		return s[:i]
+	for i := 1; i < len(s); i++ {
+		if s[i] == '#' && (s[i-1] == ' ' || s[i-1] == '\t') {
+			return s[:i-1]
+		}
 	}
 	return s
 }

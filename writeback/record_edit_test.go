@@ -59,6 +59,66 @@ func TestRecordEditsOneLine(t *testing.T) {
 		key:  "plugins/",
 		in:   "id: a",
 		want: "id: a\nstate_persistence:\n  plugins/: symlink\n",
+	}, {
+		name: "double-quoted value with escaped quotes",
+		key:  "settings.json",
+		in:   "state_persistence:\n  settings.json: \"pr\\\"o\\\"mpt\"  # q\n  mcp.json: prompt\n",
+		want: "state_persistence:\n  settings.json: symlink  # q\n  mcp.json: prompt\n",
+	}, {
+		name: "single-quoted value with a doubled quote",
+		key:  "settings.json",
+		in:   "state_persistence:\n  settings.json: 'it''s'  # q\n  mcp.json: prompt\n",
+		want: "state_persistence:\n  settings.json: symlink  # q\n  mcp.json: prompt\n",
+	}, {
+		name: "plain value with a # inside and a tab before its comment",
+		key:  "settings.json",
+		in:   "state_persistence:\n  settings.json: pro#mpt \t# q\n",
+		want: "state_persistence:\n  settings.json: symlink \t# q\n",
+	}, {
+		name: "null value",
+		key:  "settings.json",
+		in:   "state_persistence:\n  settings.json: ~   # unset\nlabel: x\n",
+		want: "state_persistence:\n  settings.json: symlink   # unset\nlabel: x\n",
+	}, {
+		name: "empty quoted value",
+		key:  "settings.json",
+		in:   "state_persistence:\n  settings.json: ''   # empty\nlabel: x\n",
+		want: "state_persistence:\n  settings.json: symlink   # empty\nlabel: x\n",
+	}, {
+		name: "existing entry on the last line, no final line feed",
+		key:  "settings.json",
+		in:   "id: a\nstate_persistence:\n  settings.json: prompt",
+		want: "id: a\nstate_persistence:\n  settings.json: symlink",
+	}, {
+		name: "empty mapping on the first line, one space before its comment",
+		key:  "plugins/",
+		in:   "state_persistence: # none yet\nid: a\n",
+		want: "state_persistence: # none yet\n  plugins/: symlink\nid: a\n",
+	}, {
+		name: "empty mapping on the last line, no final line feed",
+		key:  "plugins/",
+		in:   "id: a\nstate_persistence:",
+		want: "id: a\nstate_persistence:\n  plugins/: symlink\n",
+	}, {
+		name: "new entry after one on the last line, no final line feed",
+		key:  "plugins/",
+		in:   "id: a\nstate_persistence:\n  mcp.json: prompt",
+		want: "id: a\nstate_persistence:\n  mcp.json: prompt\n  plugins/: symlink\n",
+	}, {
+		name: "new entry after a value of two lines",
+		key:  "plugins/",
+		in:   "state_persistence:\n  mcp.json:\n    pro\n    mpt\nlabel: x\n",
+		want: "state_persistence:\n  mcp.json:\n    pro\n    mpt\n  plugins/: symlink\nlabel: x\n",
+	}, {
+		name: "new entry after a value running to the end of the file",
+		key:  "plugins/",
+		in:   "state_persistence:\n  mcp.json:\n    prompt",
+		want: "state_persistence:\n  mcp.json:\n    prompt\n  plugins/: symlink\n",
+	}, {
+		name: "new entry after a sequence at the entries' indentation",
+		key:  "plugins/",
+		in:   "state_persistence:\n  mcp.json:\n  - a\n  - b\nlabel: x\n",
+		want: "state_persistence:\n  mcp.json:\n  - a\n  - b\n  plugins/: symlink\nlabel: x\n",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := vfs.NewMemFS(vfs.MemOptions{})
@@ -86,6 +146,8 @@ func TestRecordFallsBackToReencoding(t *testing.T) {
 		"id: a\nstate_persistence:\n  settings.json: |\n    prompt\n",
 		"{id: a}\n",
 		"",
+		"id: a\nstate_persistence:\n  settings.json: \"pro\n    mpt\"\n",
+		"id: a\nstate_persistence:\n  settings.json: 'pro\n    mpt'\n",
 	} {
 		fsys := vfs.NewMemFS(vfs.MemOptions{})
 		vfstest.Build(t, fsys, "/", vfstest.Tree{"p.yml": vfstest.File(in)})
