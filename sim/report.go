@@ -201,6 +201,7 @@ func (t jsonTokenizer) tokenize(data []byte) json.RawMessage {
 		// raw is the string's text without its quotes; it only picks the
 		// strings worth decoding, so a slice reaching past the closing
 		// quote (end+1) would decode more of them to the same result.
+		//mutants:equivalent ARITHMETIC_BASE@27 INVERT_NEGATIVES@27
 		if raw := data[i+1 : end-1]; !escaped && !bytes.Contains(raw, fixtureRoot) && (t.composite == nil || !bytes.Contains(raw, t.composite)) {
 			i = end - 1
 			continue
@@ -210,6 +211,7 @@ func (t jsonTokenizer) tokenize(data []byte) json.RawMessage {
 			if tokenized := t.tok.Tokenize(str); tokenized != str {
 				if b == nil {
 					// A capacity only: another one changes no result.
+					//mutants:equivalent ARITHMETIC_BASE
 					b = bytes.NewBuffer(make([]byte, 0, len(data)+len(data)/8))
 				}
 				b.Write(data[last:i])

@@ -103,6 +103,7 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 func mapEntry(m *yaml.Node, key string) (k, v *yaml.Node) {
 	// A mapping node holds key and value pairs, so len(m.Content) is even
 	// and i+1, odd, never equals it: "i+1 <= len" is the same bound.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if k := m.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
 			return k, m.Content[i+1]

@@ -13,6 +13,7 @@ import (
 
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/sim/sources"
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
 )
 
@@ -127,6 +128,22 @@ func TestFetchFails(t *testing.T) {
 	}
 	if got := len(run.commands()); got != 1 {
 		t.Errorf("%d commands run, want the one failed clone", got)
+	}
+}
+
+// TestFetchFailsAndCannotClean: when the half-made checkout of a failed
+// fetch cannot be removed either, the error says both, git's failure and
+// the removal's.
+func TestFetchFailsAndCannotClean(t *testing.T) {
+	t.Parallel()
+	cache := t.TempDir()
+	missing := "file://" + filepath.Join(t.TempDir(), "nowhere.git")
+	bad := composite.Checkout{Source: "git+" + missing, URL: missing, Dir: filepath.Join(cache, "extensions", "git", "bad")}
+	stuck := errors.New("device busy")
+	fsys := faultfs.New(osfs.New(), faultfs.When(func(op faultfs.Op) bool { return op.Kind == faultfs.KindRemoveAll }, stuck))
+	err := sources.Fetch(context.Background(), fsys, &recorder{git: sources.Exec{Env: gitEnv(t)}}, []composite.Checkout{bad}, nil)
+	if _, ok := errors.AsType[*sources.FetchError](err); !ok || !errors.Is(err, stuck) || !strings.Contains(err.Error(), "nowhere.git") {
+		t.Errorf("Fetch error %v, want a *FetchError naming git's failure and %q", err, stuck)
 	}
 }
 
