@@ -175,8 +175,12 @@ func editText(data []byte, top, sp *yaml.Node, key, value string) ([]byte, bool)
 	}
 	if v := mapValue(sp, key); v != nil {
 		// Replace the scalar value where it stands.
+		// The parser numbers lines from 1, and an entry's value stands
+		// below state_persistence, never on line 1: v.Line <= 1 (a mutant)
+		// is equivalent.
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" && v.Value == "" || v.Anchor != "" ||
 			v.Style&(yaml.LiteralStyle|yaml.FoldedStyle|yaml.TaggedStyle) != 0 ||
+			//mutants:equivalent CONDITIONALS_BOUNDARY@11
 			v.Line < 1 || v.Line > len(lines) {
 			return nil, false
 		}
@@ -186,6 +190,9 @@ func editText(data []byte, top, sp *yaml.Node, key, value string) ([]byte, bool)
 			return nil, false
 		}
 		end := scalarEnd(line, start, v.Style)
+		// A scalar ends after it starts, and it starts after its key:
+		// end <= 0 (a mutant) is equivalent.
+		//mutants:equivalent CONDITIONALS_BOUNDARY
 		if end < 0 {
 			return nil, false
 		}
@@ -196,6 +203,9 @@ func editText(data []byte, top, sp *yaml.Node, key, value string) ([]byte, bool)
 	}
 	// A new entry after the mapping's last one, at its indentation.
 	first, last := sp.Content[0], sp.Content[len(sp.Content)-2]
+	// As above, the entries stand below line 1: <= 1 for either (a
+	// mutant) is equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY@16 CONDITIONALS_BOUNDARY@33
 	if first.Line < 1 || last.Line < 1 || last.Line > len(lines) {
 		return nil, false
 	}
@@ -267,6 +277,9 @@ func insertLine(data []byte, lines []string, n int, line, nl string) []byte {
 // has none.
 func withNewline(data []byte, nl string) []byte {
 	out := append([]byte(nil), data...)
+	// No caller has empty data here (an empty file has no top mapping to
+	// add to): >= 0 (a mutant) is equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, nl...)
 	}
@@ -336,6 +349,10 @@ func scalarEnd(line string, start int, style yaml.Style) int {
 				return i + 1
 			}
 		}
+		// No end on the line: an end before the start (+1, a mutant)
+		// splices an edit whose text is not the document, which Record's
+		// check turns down as it does this one.
+		//mutants:equivalent INVERT_NEGATIVES
 		return -1
 	case style&yaml.SingleQuotedStyle != 0:
 		for i := start + 1; i < len(body); i++ {

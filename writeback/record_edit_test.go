@@ -75,6 +75,11 @@ func TestRecordEditsOneLine(t *testing.T) {
 		in:   "state_persistence:\n  settings.json: pro#mpt \t# q\n",
 		want: "state_persistence:\n  settings.json: symlink \t# q\n",
 	}, {
+		name: "plain value with a comment whose # no space follows",
+		key:  "settings.json",
+		in:   "state_persistence:\n  settings.json: prompt #q\n",
+		want: "state_persistence:\n  settings.json: symlink #q\n",
+	}, {
 		name: "null value",
 		key:  "settings.json",
 		in:   "state_persistence:\n  settings.json: ~   # unset\nlabel: x\n",
@@ -92,8 +97,8 @@ func TestRecordEditsOneLine(t *testing.T) {
 	}, {
 		name: "empty mapping on the first line, one space before its comment",
 		key:  "plugins/",
-		in:   "state_persistence: # none yet\nid: a\n",
-		want: "state_persistence: # none yet\n  plugins/: symlink\nid: a\n",
+		in:   "state_persistence: # none yet\n\nid: a\n",
+		want: "state_persistence: # none yet\n  plugins/: symlink\n\nid: a\n",
 	}, {
 		name: "empty mapping on the last line, no final line feed",
 		key:  "plugins/",
@@ -102,8 +107,8 @@ func TestRecordEditsOneLine(t *testing.T) {
 	}, {
 		name: "new entry after one on the last line, no final line feed",
 		key:  "plugins/",
-		in:   "id: a\nstate_persistence:\n  mcp.json: prompt",
-		want: "id: a\nstate_persistence:\n  mcp.json: prompt\n  plugins/: symlink\n",
+		in:   "id: a\nstate_persistence:\n    mcp.json: prompt",
+		want: "id: a\nstate_persistence:\n    mcp.json: prompt\n    plugins/: symlink\n",
 	}, {
 		name: "new entry after a value of two lines",
 		key:  "plugins/",
