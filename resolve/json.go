@@ -123,8 +123,10 @@ func appendJSONNumber(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(b, "null"...)
 	}
+	// formatNumber's notation, without its string: at 1e-6 both write
+	// 0.000001, so > 1e-6 (a mutant) is equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY@29
 	if abs := math.Abs(f); abs >= 1e-6 && abs < 1e21 {
-		// formatNumber's notation, without its string.
 		return strconv.AppendFloat(b, f, 'f', -1, 64)
 	}
 	return append(b, formatNumber(f)...)

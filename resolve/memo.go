@@ -93,6 +93,7 @@ func (c *Cache) put(data []byte, k memoKey, e *cachedDoc) {
 	}
 	byKey[k] = e
 	if e.profile != nil {
+		//mutants:equivalent INCREMENT_DECREMENT
 		c.next++ // only distinct numbers matter: "c.next--" is equivalent
 		c.serials[e.profile] = c.next
 	}

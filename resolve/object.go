@@ -34,9 +34,14 @@ func NewObject() *Object { return &Object{} }
 // newObjectSize returns an empty Object with room for n keys. A small
 // object and its entries are one allocation.
 func newObjectSize(n int) *Object {
+	// Which of these holds the entries changes only allocations (an
+	// append past the room moves them): mutants of the bounds are
+	// equivalent.
 	switch {
+	//mutants:equivalent CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 	case n <= 0:
 		return &Object{}
+	//mutants:equivalent CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 	case n <= 2:
 		b := new(struct {
 			o Object
@@ -44,6 +49,7 @@ func newObjectSize(n int) *Object {
 		})
 		b.o.entries = b.e[:0]
 		return &b.o
+	//mutants:equivalent CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 	case n <= 4:
 		b := new(struct {
 			o Object
@@ -51,6 +57,7 @@ func newObjectSize(n int) *Object {
 		})
 		b.o.entries = b.e[:0]
 		return &b.o
+	//mutants:equivalent CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 	case n <= 8:
 		b := new(struct {
 			o Object
@@ -134,6 +141,7 @@ func (o *Object) Set(key string, value any) {
 			j, isIdx := arrayIndex(e.key)
 			// j == idx would be key itself, which find did not see: ">="
 			// is the same test.
+			//mutants:equivalent CONDITIONALS_BOUNDARY
 			if !isIdx || j > idx {
 				at = i
 				break

@@ -364,9 +364,15 @@ func scalarEnd(line string, start int, style yaml.Style) int {
 				return i + 1
 			}
 		}
+		// As above: +1 (a mutant) is turned down by Record's check.
+		//mutants:equivalent INVERT_NEGATIVES
 		return -1
 	}
 	end := len(stripComment(body[start:])) + start
+	// A plain value is not empty here (an empty one is a null, which
+	// editText leaves to the re-encoding), so end never comes down to
+	// start: end >= start (a mutant) is equivalent.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	for end > start && (body[end-1] == ' ' || body[end-1] == '\t') {
 		end--
 	}
