@@ -79,6 +79,7 @@ func (c *Cache) sourceHit(m *vfs.MemFS, dir string, agents *Agents) (*sourceMemo
 	}
 	d.misses++
 	// keepAfterMisses is a power of two, so "<" for "<=" keeps the same.
+	//mutants:equivalent CONDITIONALS_BOUNDARY@50
 	keep := d.files >= minMemoProfiles && (d.misses <= keepAfterMisses || d.misses&(d.misses-1) == 0)
 	if !keep {
 		// Scans that keep missing cost a check on every load: drop them.

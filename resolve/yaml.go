@@ -242,6 +242,7 @@ func (c *converter) enter(n *yaml.Node) {
 	c.count()
 	// Not recording an anchor here ("==") would be the same: useAlias
 	// records one it has not seen, with the same count.
+	//mutants:equivalent CONDITIONALS_NEGATION@14
 	if n.Anchor != "" && c.expanding == 0 {
 		c.anchor(n)
 	}
@@ -300,6 +301,7 @@ func (c *converter) pop() { c.active = c.active[:len(c.active)-1] }
 const bigMapping = 32
 
 func (c *converter) mapping(n *yaml.Node) (*Object, error) {
+	//mutants:equivalent ARITHMETIC_BASE
 	size := len(n.Content) / 2 // a capacity: "*" would only allocate more
 	obj := newObjectSize(size)
 	start := len(c.seen)
@@ -328,6 +330,7 @@ func (c *converter) mapping(n *yaml.Node) (*Object, error) {
 				// "+start") only moves the point where lookups switch:
 				// for keys that are not collections, a map's equality of
 				// mapKey is same.
+				//mutants:equivalent ARITHMETIC_BASE INVERT_NEGATIVES CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
 				if len(c.seen)-start > bigMapping {
 					index = make(map[mapKey]bool, size)
 					for _, s := range c.seen[start:] {
@@ -468,6 +471,7 @@ func isCoreFloat(s string) bool {
 	i := 0
 	// Its one caller, coreNonString, never passes "", so "i <= len(s)"
 	// in the first test is the same.
+	//mutants:equivalent CONDITIONALS_BOUNDARY
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++
 	}
