@@ -41,17 +41,9 @@ var replacements = map[string][][2]string{
 // without its indentation; ok is false when the line has no operator of
 // m's kind at m's column.
 func apply(src []byte, m mutant) (out []byte, line string, ok bool) {
-	start := 0 // the offset of line m.Line
-	for range m.Line - 1 {
-		nl := bytes.IndexByte(src[start:], '\n')
-		if nl < 0 {
-			return nil, "", false
-		}
-		start += nl + 1
-	}
-	end := len(src)
-	if nl := bytes.IndexByte(src[start:], '\n'); nl >= 0 {
-		end = start + nl
+	start, end, ok := lineAt(src, m.Line)
+	if !ok {
+		return nil, "", false
 	}
 	at := start + m.Col - 1
 	if at >= end {
@@ -66,6 +58,27 @@ func apply(src []byte, m mutant) (out []byte, line string, ok bool) {
 	return nil, "", false
 }
 
+// lineAt returns the offsets of the start and the end (its line feed or
+// the end of src) of the 1-based line n of src; ok is false when src has
+// fewer lines.
+func lineAt(src []byte, n int) (start, end int, ok bool) {
+	if n < 1 {
+		return 0, 0, false
+	}
+	for range n - 1 {
+		nl := bytes.IndexByte(src[start:], '\n')
+		if nl < 0 {
+			return 0, 0, false
+		}
+		start += nl + 1
+	}
+	end = len(src)
+	if nl := bytes.IndexByte(src[start:], '\n'); nl >= 0 {
+		end = start + nl
+	}
+	return start, end, true
+}
+
 // equivalentDirective starts the comment line that marks the mutants of
 // the line below it as equivalent: no behaviour a test could check tells
 // them from the code as written. The kinds follow, separated by spaces or
@@ -77,14 +90,11 @@ const equivalentDirective = "//mutants:equivalent"
 // markedEquivalent reports whether the line before m's line in src is a
 // directive that marks m's kind equivalent.
 func markedEquivalent(src []byte, m mutant) bool {
-	if m.Line < 2 {
+	start, end, ok := lineAt(src, m.Line-1)
+	if !ok {
 		return false
 	}
-	lines := bytes.SplitN(src, []byte("\n"), m.Line)
-	if len(lines) < m.Line {
-		return false
-	}
-	prev := strings.TrimSpace(string(lines[m.Line-2]))
+	prev := strings.TrimSpace(string(src[start:end]))
 	rest, ok := strings.CutPrefix(prev, equivalentDirective)
 	if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
 		return false
