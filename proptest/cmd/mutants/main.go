@@ -1,6 +1,6 @@
 // Command mutants writes mutants of the mutation tester's default kinds
 // into the tree one at a time, runs the package's tests on each and says
-// what became of it: the hand round of the README's "Mutation testing",
+// what became of it: the hand round of docs/mutation-testing.md,
 // which checks by hand what gremlins reports. It is test support, run by
 // developers; CI runs its tests, not the command.
 //
