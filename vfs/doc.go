@@ -85,4 +85,17 @@
 // a temporary file beside it, set its mode, rename it over the name): a
 // failed or interrupted write leaves the old file whole, and a link at the
 // name is replaced, never written through.
+//
+// # Locks
+//
+// [LockFS] takes advisory exclusive locks with the semantics of flock(2):
+// a lock belongs to the [Unlocker] that took it, excludes every other Lock
+// of the same file (in one process or in several), and on the OS backend
+// is released by the kernel when its process ends, so a crashed session
+// never leaves a stale lock. [LockFile] is the lock of a durable file
+// that several sessions read, change and replace: its lock file
+// ([LockName]) sits beside the file, since [ReplaceFile] renames a new
+// file over the old one, and exists only while it is held. [MemFS] keeps
+// its locks in memory with the same semantics, so a simulation of several
+// sessions on one machine exercises the same exclusion.
 package vfs

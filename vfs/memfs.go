@@ -52,6 +52,9 @@ type MemFS struct {
 	umask   fs.FileMode
 	handles map[*memFile]struct{}
 	slab    slab
+	// locks holds the advisory locks taken with Lock, by inode: each
+	// channel is closed when its lock is released. Locks are not cloned.
+	locks map[uint64]chan struct{}
 }
 
 // An owner identifies the MemFS that may mutate a node in place. Nodes

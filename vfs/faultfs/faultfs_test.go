@@ -323,6 +323,8 @@ func TestMissingCapability(t *testing.T) {
 		{name: "rename", err: fsys.Rename("/a", "/b")},
 		{name: "chmod", err: fsys.Chmod("/b", 0o755)},
 		{name: "writefile", err: fsys.WriteFile("/b", nil, 0o644)},
+		{name: "flock", err: second(fsys.Lock("/b"))},
+		{name: "tryflock", err: second(fsys.TryLock("/b"))},
 	}
 	for _, tt := range tests {
 		if !errors.Is(tt.err, errors.ErrUnsupported) {

@@ -58,6 +58,8 @@ type FS struct {
 	// holds mu).
 	known   map[string]knownEntry
 	writing bool
+	// locks are the advisory locks of Lock and TryLock.
+	locks locks
 }
 
 // knownEntry is an entry of the merged view as [FS.known] keeps it.

@@ -83,6 +83,7 @@ func checks() []check {
 	all = append(all, errorChecks()...)
 	all = append(all, nameChecks()...)
 	all = append(all, tempChecks()...)
+	all = append(all, lockChecks()...)
 	all = append(all, iofsChecks()...)
 	return all
 }

@@ -1,0 +1,120 @@
+package vfstest
+
+import (
+	"errors"
+	"io/fs"
+	"sync/atomic"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// lockFS returns fsys as a vfs.LockFS, or skips the check saying why.
+func lockFS(t *testing.T, fsys vfs.ReadWriteFS) vfs.LockFS {
+	t.Helper()
+	l, ok := fsys.(vfs.LockFS)
+	if !ok {
+		t.Skipf("%T has no vfs.LockFS: the lock checks do not apply", fsys)
+	}
+	return l
+}
+
+// lockChecks are the checks of advisory locks (vfs.LockFS), with flock's
+// semantics; a file system without the capability skips them.
+func lockChecks() []check {
+	return []check{
+		{name: "lock.exclusive", why: "a lock excludes every other lock of the file, through any link, until it is released", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			l := lockFS(t, fsys)
+			build(t, fsys, Tree{"d/f": File("F"), "d/lf": Link("f")})
+			u, err := l.Lock("/d/f")
+			Must(t, "Lock", err)
+			for _, name := range []string{"/d/f", "/d/lf"} {
+				_, err := l.TryLock(name)
+				wantPathErr(t, "TryLock of the held lock by "+name, err, vfs.ErrLocked, name)
+			}
+			WantText(t, fsys, "/d/f", "F")
+			Must(t, "Unlock", u.Unlock())
+			if err := u.Unlock(); err == nil || !errors.Is(err, fs.ErrClosed) {
+				t.Errorf("second Unlock: %v, want an error wrapping fs.ErrClosed", err)
+			}
+			u, err = l.TryLock("/d/lf")
+			Must(t, "TryLock after Unlock", err)
+			Must(t, "Unlock", u.Unlock())
+		}},
+		{name: "lock.creates", why: "a missing name is created as an empty 0600 file; a directory is locked as it is", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			l := lockFS(t, fsys)
+			build(t, fsys, Tree{"d/sub": Dir()})
+			u, err := l.Lock("/d/l")
+			Must(t, "Lock of a missing name", err)
+			WantText(t, fsys, "/d/l", "")
+			if fi, err := fsys.Lstat("/d/l"); err != nil || fi.Mode() != 0o600 {
+				t.Errorf("lock file: %v, %v; want a -rw------- file", fi, err)
+			}
+			Must(t, "Unlock", u.Unlock())
+			d, err := l.Lock("/d/sub")
+			Must(t, "Lock of a directory", err)
+			_, err = l.TryLock("/d/sub")
+			wantPathErr(t, "TryLock of a held directory", err, vfs.ErrLocked, "/d/sub")
+			wantEntries(t, fsys, "/d/sub", "")
+			Must(t, "Unlock", d.Unlock())
+			_, err = l.Lock("/none/l")
+			wantPathErr(t, "Lock in a missing directory", err, fs.ErrNotExist, "/none/l")
+		}},
+		{name: "lock.waits", why: "Lock waits until the holder releases the lock", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			l := lockFS(t, fsys)
+			build(t, fsys, Tree{"d/f": File("F")})
+			u, err := l.Lock("/d/f")
+			Must(t, "Lock", err)
+			var released atomic.Bool
+			got := make(chan error)
+			go func() {
+				w, err := l.Lock("/d/f")
+				if err == nil {
+					if !released.Load() {
+						err = errors.New("the second Lock returned while the first held the lock")
+					}
+					err = errors.Join(err, w.Unlock())
+				}
+				got <- err
+			}()
+			released.Store(true)
+			Must(t, "Unlock", u.Unlock())
+			Must(t, "waiting Lock", <-got)
+		}},
+		{name: "lock.removed_name", why: "a waiter whose lock file was removed while it waited locks the file at the name now, so removing the lock file before releasing it never lets two holders in", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			l := lockFS(t, fsys)
+			build(t, fsys, Tree{"d": Dir()})
+			u, err := l.Lock("/d/l")
+			Must(t, "Lock", err)
+			got := make(chan vfs.Unlocker)
+			go func() {
+				w, err := l.Lock("/d/l")
+				if err != nil {
+					t.Errorf("waiting Lock: %v", err)
+				}
+				got <- w
+			}()
+			Must(t, "Remove of the held lock file", fsys.Remove("/d/l"))
+			Must(t, "Unlock", u.Unlock())
+			w := <-got
+			if w == nil {
+				return
+			}
+			_, err = l.TryLock("/d/l")
+			wantPathErr(t, "TryLock of the file the waiter locked", err, vfs.ErrLocked, "/d/l")
+			Must(t, "Unlock", w.Unlock())
+		}},
+		{name: "lock.lock_file", why: "vfs.LockFile guards a file with .<base>.lock beside it, which exists only while held", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			lockFS(t, fsys)
+			build(t, fsys, Tree{"d/f": File("F")})
+			u, err := vfs.LockFile(fsys, "/d/f")
+			Must(t, "LockFile", err)
+			wantEntries(t, fsys, "/d", ".f.lock f")
+			_, err = vfs.TryLock(fsys, "/d/.f.lock")
+			wantPathErr(t, "TryLock of a held lock file", err, vfs.ErrLocked, "/d/.f.lock")
+			Must(t, "Unlock", u.Unlock())
+			wantEntries(t, fsys, "/d", "f")
+			WantText(t, fsys, "/d/f", "F")
+		}},
+	}
+}
