@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -254,7 +255,7 @@ const PiLoginNotice = "Outfitter will ask Pi to open `/login` automatically if P
 func quietStartup(fsys FS, name string) error {
 	obj := resolve.NewObject()
 	if data, err := vfs.ReadFile(fsys, name); err == nil {
-		if v, err := parseJSON(data); err == nil {
+		if v, err := jsstack.ParseJSON(data); err == nil {
 			if o, ok := v.(*resolve.Object); ok {
 				obj = o
 			}
@@ -300,7 +301,7 @@ func piLoginConfigured(fsys FS, dir string) (bool, error) {
 		if err != nil {
 			return false, &LoginStateError{Path: p, Err: err}
 		}
-		v, err := parseJSON(data)
+		v, err := jsstack.ParseJSON(data)
 		if err != nil {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -49,7 +50,7 @@ func mcpFile(in *Input) (*File, error) {
 		if err != nil {
 			return nil, &MCPError{Path: p, Err: err}
 		}
-		v, err := parseJSON(data)
+		v, err := jsstack.ParseJSON(data)
 		if err != nil {
 			return nil, &MCPError{Path: p}
 		}
@@ -156,7 +157,7 @@ func piSettingsFile(in *Input, merged Controls, settings StatePath) (*File, erro
 	if err != nil {
 		return nil, &ReadError{Msg: fmt.Sprintf("Could not read pi settings file '%s': %v", settings.SourcePath, err), Err: err}
 	}
-	v, err := parseJSON(data)
+	v, err := jsstack.ParseJSON(data)
 	if err != nil {
 		return nil, nil
 	}
@@ -211,7 +212,7 @@ func piKeybindingsFile(in *Input, kb StatePath) (File, error) {
 			if err != nil {
 				return File{}, &ReadError{Msg: fmt.Sprintf("Could not read pi keybindings file '%s': %v", kb.SourcePath, err), Err: err}
 			}
-			v, err := parseJSON(data)
+			v, err := jsstack.ParseJSON(data)
 			if err != nil {
 				return File{}, &ReadError{Msg: fmt.Sprintf("Could not parse pi keybindings file '%s': %v", kb.SourcePath, err), Err: err}
 			}

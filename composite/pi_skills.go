@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -135,7 +136,7 @@ func folderSkills(fsys vfs.FS, dir, what string) ([]string, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &PiSkillError{Msg: fmt.Sprintf("Could not read %s '%s': %s", what, dir, nodeError(err, "scandir", dir)), Err: err}
+		return nil, &PiSkillError{Msg: fmt.Sprintf("Could not read %s '%s': %s", what, dir, jsstack.FSError(err, "scandir", dir)), Err: err}
 	}
 	var out []string
 	for _, e := range list {
@@ -151,7 +152,7 @@ func folderSkills(fsys vfs.FS, dir, what string) ([]string, error) {
 			out = append(out, p)
 		}
 	}
-	slices.SortFunc(out, jsCompare)
+	slices.SortFunc(out, jsstack.Compare)
 	return out, nil
 }
 
@@ -170,5 +171,5 @@ func isFile(fsys vfs.FS, name string) (bool, error) {
 
 // inspectError is upstream's error for a file whose kind cannot be known.
 func inspectError(name string, err error) error {
-	return &PiSkillError{Msg: fmt.Sprintf("Could not inspect file '%s': %s", name, nodeError(err, "stat", name)), Err: err}
+	return &PiSkillError{Msg: fmt.Sprintf("Could not inspect file '%s': %s", name, jsstack.FSError(err, "stat", name)), Err: err}
 }

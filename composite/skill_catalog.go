@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -84,7 +85,7 @@ type SkillsDirectoryError struct {
 
 // Error returns upstream's message, with the error as Node words it.
 func (e *SkillsDirectoryError) Error() string {
-	return fmt.Sprintf("Could not read skills directory '%s': %s", e.Dir, nodeError(e.Err, "scandir", e.Dir))
+	return fmt.Sprintf("Could not read skills directory '%s': %s", e.Dir, jsstack.FSError(e.Err, "scandir", e.Dir))
 }
 
 // Unwrap returns the listing's error.
@@ -167,7 +168,7 @@ func discoverSkills(fsys vfs.FS, res *resolve.Result) (*skillCatalog, error) {
 			}
 			names = append(names, name)
 		}
-		slices.SortFunc(names, jsCompare)
+		slices.SortFunc(names, jsstack.Compare)
 		refRoot, origin := "", ""
 		// ">= 0" is the same: with no names, what is computed goes unused.
 		if len(names) > 0 {

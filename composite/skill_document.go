@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -32,7 +33,7 @@ type skillProblem struct {
 func readSkillDocument(fsys vfs.FS, skillPath string) (*skillDocument, *skillProblem) {
 	data, err := vfs.ReadFile(fsys, skillPath)
 	if err != nil {
-		return nil, &skillProblem{path: skillPath, message: "Could not read SKILL.md: " + nodeError(err, "open", skillPath)}
+		return nil, &skillProblem{path: skillPath, message: "Could not read SKILL.md: " + jsstack.FSError(err, "open", skillPath)}
 	}
 	return parseSkillDocument(string(data), skillPath)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -117,8 +118,8 @@ func (s *skillResolver) referenceTargets(r skillRef, section, skillPath string, 
 		*problems = append(*problems, *t.problem("Reference %s glob '%s' must not contain braces; braces are literal path characters, not glob syntax.", t.kind, declared))
 		return nil, nil
 	}
-	matches := globSync(s.fsys, declared, t.root)
-	slices.SortFunc(matches, jsCompare)
+	matches := jsstack.GlobSync(globFS{s.fsys}, declared, t.root)
+	slices.SortFunc(matches, jsstack.Compare)
 	if len(matches) == 0 {
 		if t.kind == "file" {
 			*problems = append(*problems, *t.problem("Reference file glob '%s' matched no files under '%s'.", declared, t.root))
@@ -197,7 +198,7 @@ type containedIssue struct {
 func (s *skillResolver) scanDirectory(dir, root string, ancestry []string, scanned map[string]bool) (*containedIssue, error) {
 	list, err := vfs.ReadDir(s.fsys, dir)
 	if err != nil {
-		return nil, errors.New(nodeError(err, "scandir", dir))
+		return nil, errors.New(jsstack.FSError(err, "scandir", dir))
 	}
 	for _, e := range list {
 		entry := vfs.Join(dir, e.Name())
@@ -206,7 +207,7 @@ func (s *skillResolver) scanDirectory(dir, root string, ancestry []string, scann
 		}
 		fi, err := vfs.Stat(s.fsys, entry)
 		if err != nil {
-			return nil, errors.New(nodeError(err, "stat", entry))
+			return nil, errors.New(jsstack.FSError(err, "stat", entry))
 		}
 		if !fi.Mode().IsRegular() && !fi.IsDir() {
 			return &containedIssue{entry, "special"}, nil
@@ -216,7 +217,7 @@ func (s *skillResolver) scanDirectory(dir, root string, ancestry []string, scann
 		}
 		real, err := vfs.EvalSymlinks(s.fsys, entry)
 		if err != nil {
-			return nil, errors.New(nodeError(err, "lstat", entry))
+			return nil, errors.New(jsstack.FSError(err, "lstat", entry))
 		}
 		if slices.Contains(ancestry, real) {
 			return &containedIssue{entry, "cyclic"}, nil

@@ -45,7 +45,7 @@ func SkillIdentity(entry any, project string) string {
 		}
 		return ExtensionIdentity(s, project)
 	case *Object:
-		if id, ok := e.val("id").(string); ok {
+		if id, ok := e.Value("id").(string); ok {
 			return "id:" + id
 		}
 	}

@@ -2,6 +2,8 @@ package resolve
 
 import (
 	"slices"
+
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 )
 
 // arrayPolicy says how a higher-precedence list combines with a lower one.
@@ -46,14 +48,15 @@ func mergeObjects(lower, higher *Object, path string, pf policyFunc) *Object {
 // no mutable values with higher or with anything else the caller keeps;
 // higher is not modified and the result shares nothing with it.
 func mergeInto(dst, higher *Object, path string, pf policyFunc) *Object {
-	for _, e := range higher.entries {
-		i := dst.find(e.key)
+	for j := range higher.Len() {
+		key, val := higher.At(j)
+		i := dst.Index(key)
 		if i < 0 {
-			dst.Set(e.key, CloneValue(e.val))
+			dst.Set(key, CloneValue(val))
 			continue
 		}
-		d := &dst.entries[i]
-		d.val = mergeMember(d.val, e.val, joinPath(path, e.key), pf)
+		_, lower := dst.At(i)
+		dst.SetAt(i, mergeMember(lower, val, joinPath(path, key), pf))
 	}
 	return dst
 }
@@ -190,9 +193,9 @@ func appendSorted(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSString(b, k)
+			b = jsstack.AppendString(b, k)
 			b = append(b, ':')
-			b = appendSorted(b, v.val(k))
+			b = appendSorted(b, v.Value(k))
 		}
 		return append(b, '}')
 	case []any:
@@ -210,9 +213,9 @@ func appendSorted(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSString(b, s)
+			b = jsstack.AppendString(b, s)
 		}
 		return append(b, ']')
 	}
-	return appendJS(b, v, "", 0)
+	return jsstack.AppendStringify(b, v, "")
 }

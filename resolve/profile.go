@@ -49,7 +49,7 @@ func parseProfileDoc(data []byte, slug, file string, agents *Agents) (*Object, *
 	if !ok {
 		return nil, &Issue{File: file, Pointer: "/", Message: "Profile document must be a mapping."}
 	}
-	if _, ok := obj.val("id").(string); !ok {
+	if _, ok := obj.Value("id").(string); !ok {
 		obj.Set("id", slug)
 	}
 	if issues := agents.schemaSet().validate(profileSchema, obj, file); len(issues) > 0 {
@@ -64,16 +64,16 @@ func parseProfileDoc(data []byte, slug, file string, agents *Agents) (*Object, *
 // agent blocks): doc is consumed.
 func buildProfile(doc *Object, agents *Agents) *Profile {
 	var state *Object
-	if sp, ok := doc.val("state_persistence").(*Object); ok && sp.Len() > 0 {
+	if sp, ok := doc.Value("state_persistence").(*Object); ok && sp.Len() > 0 {
 		state = sp
 	}
-	controls, ok := doc.val("controls").(*Object)
+	controls, ok := doc.Value("controls").(*Object)
 	if !ok {
 		controls = NewObject()
 	}
 	addTwins(controls)
 	for _, agent := range agents.list() {
-		if nested, ok := controls.val(agent).(*Object); ok {
+		if nested, ok := controls.Value(agent).(*Object); ok {
 			addTwins(nested)
 		}
 	}
@@ -203,8 +203,8 @@ func inheritsValue(p *Profile) []any {
 // profileFromObject reads a merged document back into a profile; the
 // controls keys named by agents are agent blocks.
 func profileFromObject(o *Object, agents []string) *Profile {
-	state, _ := o.val("statePersistence").(*Object)
-	controls, ok := o.val("controls").(*Object)
+	state, _ := o.Value("statePersistence").(*Object)
+	controls, ok := o.Value("controls").(*Object)
 	if !ok {
 		controls = NewObject()
 	}
@@ -215,12 +215,12 @@ func profileFromObject(o *Object, agents []string) *Profile {
 // blocks of agents included. String fields are copies kept in fs.
 func readGeneric(o *Object, agents []string, fs *fieldStore) Controls {
 	c := readControls(o, fs)
-	if dw, ok := o.val("deepwork").(*Object); ok {
+	if dw, ok := o.Value("deepwork").(*Object); ok {
 		c.DeepworkJobs = stringList(dw, "jobs")
 	}
 	n := 0
 	for _, agent := range agents {
-		if _, ok := o.val(agent).(*Object); ok {
+		if _, ok := o.Value(agent).(*Object); ok {
 			n++
 		}
 	}
@@ -229,7 +229,7 @@ func readGeneric(o *Object, agents []string, fs *fieldStore) Controls {
 	}
 	c.Agents = make([]AgentControls, 0, n)
 	for _, agent := range agents {
-		if a, ok := o.val(agent).(*Object); ok {
+		if a, ok := o.Value(agent).(*Object); ok {
 			c.Agents = append(c.Agents, AgentControls{Agent: agent, Controls: readControls(a, fs)})
 		}
 	}
@@ -249,9 +249,9 @@ func readControls(o *Object, fs *fieldStore) Controls {
 		SystemPrompt:       fs.twin(o, 2),
 		Args:               stringList(o, "args"),
 		Extensions:         stringList(o, "extensions"),
-		Skills:             readSkills(o.val("skills")),
+		Skills:             readSkills(o.Value("skills")),
 		AppendSystemPrompt: readPrompts(o, twins[3][1]),
-		Environment:        readEnvironment(o.val("environment")),
+		Environment:        readEnvironment(o.Value("environment")),
 	}
 }
 
@@ -262,7 +262,7 @@ type fieldStore struct{ strs []string }
 
 // str returns a pointer to a copy of o's string value for key, or nil.
 func (fs *fieldStore) str(o *Object, key string) *string {
-	s, ok := o.val(key).(string)
+	s, ok := o.Value(key).(string)
 	if !ok {
 		return nil
 	}
@@ -308,10 +308,10 @@ func readSkills(v any) []Skill {
 			out = append(out, Skill{Value: e})
 		case *Object:
 			s := Skill{Mapping: true, ID: str(e, "id")}
-			refs, _ := e.val("references").([]any)
+			refs, _ := e.Value("references").([]any)
 			for _, r := range refs {
 				if ro, ok := r.(*Object); ok {
-					if p, ok := ro.val("repo_file").(string); ok {
+					if p, ok := ro.Value("repo_file").(string); ok {
 						s.References = append(s.References, Reference{Repo: true, Path: p})
 					} else {
 						s.References = append(s.References, Reference{Path: str(ro, "file")})
@@ -341,9 +341,9 @@ func promptEntries(v any) []PromptEntry {
 		case string:
 			out = append(out, PromptEntry{Kind: PromptText, Value: e})
 		case *Object:
-			if f, ok := e.val("file").(string); ok {
+			if f, ok := e.Value("file").(string); ok {
 				out = append(out, PromptEntry{Kind: PromptFile, Value: f})
-			} else if f, ok := e.val("repo_file").(string); ok {
+			} else if f, ok := e.Value("repo_file").(string); ok {
 				out = append(out, PromptEntry{Kind: PromptRepoFile, Value: f})
 			}
 		}
@@ -357,9 +357,10 @@ func readEnvironment(v any) []EnvVar {
 		return nil
 	}
 	out := make([]EnvVar, 0, o.Len())
-	for _, e := range o.entries {
-		if s, ok := e.val.(string); ok {
-			out = append(out, EnvVar{Name: e.key, Value: s})
+	for i := range o.Len() {
+		k, v := o.At(i)
+		if s, ok := v.(string); ok {
+			out = append(out, EnvVar{Name: k, Value: s})
 		}
 	}
 	return out

@@ -174,8 +174,8 @@ func documentRank(doc any, location []string) []int {
 	for _, step := range location {
 		switch c := cur.(type) {
 		case *Object:
-			rank = append(rank, c.find(step))
-			cur = c.val(step)
+			rank = append(rank, c.Index(step))
+			cur = c.Value(step)
 		case []any:
 			i, err := strconv.Atoi(step)
 			if err != nil || i < 0 || i >= len(c) {
@@ -196,8 +196,9 @@ func plainValue(v any) any {
 	switch v := v.(type) {
 	case *Object:
 		m := make(map[string]any, v.Len())
-		for _, e := range v.entries {
-			m[e.key] = plainValue(e.val)
+		for i := range v.Len() {
+			k, e := v.At(i)
+			m[k] = plainValue(e)
 		}
 		return m
 	case []any:

@@ -235,7 +235,7 @@ func convertSettings(doc *Object, name string, scope SettingsScope) *fileSetting
 		f.cacheDirectory = &abs
 	}
 	f.profileExport = boolField(doc, "profile_export")
-	if list, ok := doc.val("profile_sources").([]any); ok {
+	if list, ok := doc.Value("profile_sources").([]any); ok {
 		f.hasSources = true
 		f.profileSources = make([]Source, 0, len(list))
 		for _, e := range list {
@@ -243,7 +243,7 @@ func convertSettings(doc *Object, name string, scope SettingsScope) *fileSetting
 		}
 		f.file.Sources = f.profileSources
 	}
-	if list, ok := doc.val("remote_settings").([]any); ok {
+	if list, ok := doc.Value("remote_settings").([]any); ok {
 		f.hasRemote = true
 		f.remoteSettings = make([]RemoteSettings, 0, len(list))
 		for _, e := range list {
@@ -253,13 +253,13 @@ func convertSettings(doc *Object, name string, scope SettingsScope) *fileSetting
 			})
 		}
 	}
-	if o, ok := doc.val("custom_settings").(*Object); ok {
+	if o, ok := doc.Value("custom_settings").(*Object); ok {
 		f.customSettings = o
 	}
-	if o, ok := doc.val("startup").(*Object); ok {
+	if o, ok := doc.Value("startup").(*Object); ok {
 		f.startup = &Startup{ASCIIArt: boolField(o, "ascii_art")}
 	}
-	if o, ok := doc.val("enterprise").(*Object); ok {
+	if o, ok := doc.Value("enterprise").(*Object); ok {
 		f.enterprise = &Enterprise{PrivateProfileCatalogs: boolField(o, "private_profile_catalogs")}
 	}
 	return f
@@ -284,26 +284,26 @@ func absolute(dir, p string) string {
 }
 
 func str(o *Object, key string) string {
-	s, _ := o.val(key).(string)
+	s, _ := o.Value(key).(string)
 	return s
 }
 
 func stringField(o *Object, key string) *string {
-	if s, ok := o.val(key).(string); ok {
+	if s, ok := o.Value(key).(string); ok {
 		return &s
 	}
 	return nil
 }
 
 func boolField(o *Object, key string) *bool {
-	if b, ok := o.val(key).(bool); ok {
+	if b, ok := o.Value(key).(bool); ok {
 		return &b
 	}
 	return nil
 }
 
 func stringList(o *Object, key string) []string {
-	list, ok := o.val(key).([]any)
+	list, ok := o.Value(key).([]any)
 	if !ok {
 		return nil
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 )
 
 // Limits on YAML documents.
@@ -303,7 +305,7 @@ const bigMapping = 32
 func (c *converter) mapping(n *yaml.Node) (*Object, error) {
 	//mutants:equivalent ARITHMETIC_BASE
 	size := len(n.Content) / 2 // a capacity: "*" would only allocate more
-	obj := newObjectSize(size)
+	obj := jsstack.NewObjectSize(size)
 	start := len(c.seen)
 	defer func() { c.seen = c.seen[:start] }()
 	var index map[mapKey]bool
@@ -400,7 +402,7 @@ func keyString(k any) string {
 	case bool:
 		return strconv.FormatBool(k)
 	case float64:
-		return formatNumber(k)
+		return jsstack.NumberString(k)
 	}
 	return string(Stringify(k, ""))
 }

@@ -1,4 +1,4 @@
-package resolve_test
+package jsstack_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"pgregory.net/rapid"
 )
 
@@ -62,9 +62,9 @@ func TestObjectMatchesModel(t *testing.T) {
 	t.Parallel()
 	keys := rapid.SampledFrom([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "0", "1", "7", "9", "10", "01", "-1", "1a", "+1", "4294967295", "4294967294"})
 	rapid.Check(t, func(t *rapid.T) {
-		obj := resolve.NewObject()
+		obj := jsstack.NewObject()
 		model := &modelObject{vals: map[string]any{}}
-		var clones []*resolve.Object
+		var clones []*jsstack.Object
 		var cloneModels []string
 		for i := range rapid.IntRange(0, 60).Draw(t, "steps") {
 			k := keys.Draw(t, "key")
@@ -74,7 +74,7 @@ func TestObjectMatchesModel(t *testing.T) {
 				model.delete(k)
 			case 1:
 				clones = append(clones, obj.Clone())
-				cloneModels = append(cloneModels, string(resolve.Stringify(obj, "")))
+				cloneModels = append(cloneModels, string(jsstack.Stringify(obj, "")))
 			default:
 				obj.Set(k, float64(i))
 				model.set(k, float64(i))
@@ -92,7 +92,7 @@ func TestObjectMatchesModel(t *testing.T) {
 			}
 		}
 		for i, c := range clones {
-			if got := string(resolve.Stringify(c, "")); got != cloneModels[i] {
+			if got := string(jsstack.Stringify(c, "")); got != cloneModels[i] {
 				t.Fatalf("clone %d changed: %s, want %s", i, got, cloneModels[i])
 			}
 		}
@@ -103,37 +103,14 @@ func TestObjectMatchesModel(t *testing.T) {
 // nil one as null.
 func TestObjectMarshalJSON(t *testing.T) {
 	t.Parallel()
-	o := resolve.NewObject()
+	o := jsstack.NewObject()
 	o.Set("b", 1.0)
 	o.Set("a", []any{"x"})
-	got, err := json.Marshal(struct{ Set, Unset *resolve.Object }{Set: o})
+	got, err := json.Marshal(struct{ Set, Unset *jsstack.Object }{Set: o})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := `{"Set":{"b":1,"a":["x"]},"Unset":null}`; string(got) != want {
 		t.Errorf("json.Marshal = %s, want %s", got, want)
-	}
-}
-
-// TestStableJSON: equal values give equal text whatever their key order,
-// and different values different text.
-func TestStableJSON(t *testing.T) {
-	t.Parallel()
-	ab, ba := resolve.NewObject(), resolve.NewObject()
-	ab.Set("a", []any{1.0, 2.0})
-	ab.Set("b", "x")
-	ba.Set("b", "x")
-	ba.Set("a", []any{1.0, 2.0})
-	want := `{"a":[1,2],"b":"x"}`
-	for _, v := range []*resolve.Object{ab, ba} {
-		if got := resolve.StableJSON(v); got != want {
-			t.Errorf("StableJSON = %s, want %s", got, want)
-		}
-	}
-	if got := resolve.StableJSON([]string{"a", "b"}); got != `["a","b"]` {
-		t.Errorf("StableJSON of strings = %s", got)
-	}
-	if resolve.StableJSON([]any{1.0, 2.0}) == resolve.StableJSON([]any{12.0}) {
-		t.Error("[1,2] and [12] have the same text")
 	}
 }

@@ -1,4 +1,4 @@
-package composite
+package jsstack
 
 import (
 	"errors"
@@ -24,12 +24,12 @@ var nodeErrnos = map[syscall.Errno][2]string{
 	syscall.EMFILE:       {"EMFILE", "too many open files"},
 }
 
-// nodeError returns String(error) of the error Node's fs would throw for
+// FSError returns String(error) of the error Node's fs would throw for
 // err, a failed syscall (Node's name: "scandir", "open", "stat") on name:
 // "Error: ENOTDIR: not a directory, scandir '<name>'". An error without a
 // known errno is "Error: " and its text. A read of a directory is Node's
 // "Error: EISDIR: illegal operation on a directory, read", without a name.
-func nodeError(err error, syscallName, name string) string {
+func FSError(err error, syscallName, name string) string {
 	var errno syscall.Errno
 	if !errors.As(err, &errno) {
 		return "Error: " + err.Error()

@@ -1,15 +1,13 @@
-package composite
+package jsstack
 
 import (
 	"fmt"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/outfitter-go/vfsim/resolve"
 )
 
-// JSONSyntaxError is the failure of [parseJSON] on text that is not JSON.
+// JSONSyntaxError is the failure of [ParseJSON] on text that is not JSON.
 // Its message is the one Node 22's JSON.parse gives for the same text
 // (V8's JsonParser: "Unexpected end of JSON input", "Expected property
 // name or '}' in JSON at position 2 (line 2 column 1)", "Unexpected token
@@ -26,14 +24,14 @@ type JSONSyntaxError struct {
 // Error returns V8's message.
 func (e *JSONSyntaxError) Error() string { return e.Msg }
 
-// parseJSON decodes one JSON document into the value shapes of
-// [resolve.Object] (nil, bool, float64, string, []any and *resolve.Object,
+// ParseJSON decodes one JSON document into the value shapes of
+// [Object] (nil, bool, float64, string, []any and *Object,
 // with JavaScript's key order and the last of duplicate keys winning), as
 // upstream's JSON.parse(readFileSync(path, 'utf8')) does: the bytes are
 // decoded as UTF-8 with each ill-formed sequence replaced by U+FFFD, and
 // anything JSON.parse refuses is a *[JSONSyntaxError] with its message.
-func parseJSON(data []byte) (any, error) {
-	p := &jsonParser{src: nodeUTF16(data)}
+func ParseJSON(data []byte) (any, error) {
+	p := &jsonParser{src: NodeUTF16(data)}
 	p.skipSpace()
 	v := p.value()
 	if p.err == nil {
@@ -48,10 +46,10 @@ func parseJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-// nodeUTF16 decodes data as Node's UTF-8 decoder does (a byte order mark
+// NodeUTF16 decodes data as Node's UTF-8 decoder does (a byte order mark
 // is kept, every maximal ill-formed subsequence becomes one U+FFFD) into
 // UTF-16 code units, the units V8 counts positions in.
-func nodeUTF16(data []byte) []uint16 {
+func NodeUTF16(data []byte) []uint16 {
 	out := make([]uint16, 0, len(data))
 	for i := 0; i < len(data); {
 		r, n := utf8.DecodeRune(data[i:])
@@ -279,7 +277,7 @@ func (p *jsonParser) literal(word string) {
 
 func (p *jsonParser) object() any {
 	p.pos++ // {
-	o := resolve.NewObject()
+	o := NewObject()
 	if p.check('}') {
 		return o
 	}

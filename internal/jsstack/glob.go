@@ -1,4 +1,4 @@
-package composite
+package jsstack
 
 import (
 	"io/fs"
@@ -7,11 +7,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf16"
-
-	"github.com/outfitter-go/vfsim/vfs"
 )
 
-// The glob of skill reference targets is Node's fs.globSync (Node 22, the
+// [GlobSync] is Node's fs.globSync (Node 22, the
 // version upstream runs on): its pattern rules (minimatch with
 // windowsPathsNoEscape, its optimization level 2 rewrites of ".", ".." and
 // "**", the dot-file rule) and its walk (lstat types: "**" never descends
@@ -103,7 +101,7 @@ func (p *globPattern) cacheKey(i int) string {
 
 // globWalk is one globSync call in progress.
 type globWalk struct {
-	fsys    vfs.FS
+	fsys    GlobFS
 	root    string
 	results []string
 	inRes   map[string]bool
@@ -115,10 +113,18 @@ type globWalk struct {
 	subPats  map[string][]*globPattern
 }
 
-// globSync returns the matches of pattern below root, as Node's
+// GlobFS is the file system a glob walks: Lstat does not follow a final
+// symbolic link, ReadDir does (as Node's lstat and readdir). Names are
+// slash-separated and absolute.
+type GlobFS interface {
+	Lstat(name string) (fs.FileInfo, error)
+	ReadDir(name string) ([]fs.DirEntry, error)
+}
+
+// GlobSync returns the matches of pattern below root, as Node's
 // fs.globSync(pattern, {cwd: root}) returns them (unsorted): paths
 // relative to root, absolute for an absolute pattern.
-func globSync(fsys vfs.FS, pattern, root string) []string {
+func GlobSync(fsys GlobFS, pattern, root string) []string {
 	w := &globWalk{
 		fsys: fsys, root: root, inRes: map[string]bool{}, seen: map[string]map[string]bool{},
 		stats: map[string]fs.FileInfo{}, dirs: map[string][]fs.DirEntry{}, subPats: map[string][]*globPattern{},
@@ -155,7 +161,7 @@ func (w *globWalk) lstat(name string) fs.FileInfo {
 	if fi, ok := w.stats[name]; ok {
 		return fi
 	}
-	fi, err := vfs.Lstat(w.fsys, name)
+	fi, err := w.fsys.Lstat(name)
 	if err != nil {
 		fi = nil
 	}
@@ -167,7 +173,7 @@ func (w *globWalk) readDir(name string) []fs.DirEntry {
 	if list, ok := w.dirs[name]; ok {
 		return list
 	}
-	list, err := vfs.ReadDir(w.fsys, name)
+	list, err := w.fsys.ReadDir(name)
 	if err != nil {
 		list = nil
 	}
@@ -209,12 +215,12 @@ func (w *globWalk) resolvePath(p string) string {
 	if path.IsAbs(p) {
 		return path.Clean(p)
 	}
-	return vfs.Join(w.root, p)
+	return path.Join(w.root, p)
 }
 
 // joinPath is Node's path.join for the walk's relative paths.
 func joinPath(a, b string) string {
-	j := vfs.Join(a, b)
+	j := path.Join(a, b)
 	if j == "" {
 		return "."
 	}
@@ -252,7 +258,7 @@ func (w *globWalk) addSubpatterns(p string, pat *globPattern) {
 	end, _ := pat.at(-1)
 	switch {
 	case isLast && end.isLiteral():
-		if fi := w.lstat(vfs.Join(full, end.literal)); fi != nil && (end.literal != "" || isDir) {
+		if fi := w.lstat(path.Join(full, end.literal)); fi != nil && (end.literal != "" || isDir) {
 			w.result(joinPath(p, end.literal))
 		}
 		if len(pat.indexes) == 1 && pat.has(last) {
@@ -267,7 +273,7 @@ func (w *globWalk) addSubpatterns(p string, pat *globPattern) {
 	var children []fs.DirEntry
 	if len(pat.indexes) == 1 {
 		if only, _ := pat.at(pat.indexes[0]); only.isLiteral() {
-			fi := w.lstat(vfs.Join(full, only.literal))
+			fi := w.lstat(path.Join(full, only.literal))
 			if fi == nil {
 				return
 			}
@@ -719,8 +725,8 @@ func matchTokens(toks []globToken, name []rune) bool {
 	return len(name) > 0 && toks[0].matches(name[0]) && matchTokens(toks[1:], name[1:])
 }
 
-// jsCompare orders strings as JavaScript's default sort does: by UTF-16
+// Compare orders strings as JavaScript's default sort does: by UTF-16
 // code units.
-func jsCompare(a, b string) int {
+func Compare(a, b string) int {
 	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
 }

@@ -1,4 +1,4 @@
-package resolve
+package jsstack
 
 import (
 	"math"
@@ -49,7 +49,7 @@ func appendJS(b []byte, v any, indent string, depth int) []byte {
 	case int64:
 		b = strconv.AppendInt(b, v, 10)
 	case string:
-		b = appendJSString(b, v)
+		b = AppendString(b, v)
 	case []string:
 		if len(v) == 0 {
 			return append(b, "[]"...)
@@ -60,7 +60,7 @@ func appendJS(b []byte, v any, indent string, depth int) []byte {
 				b = append(b, ',')
 			}
 			b = newline(b, indent, depth+1)
-			b = appendJSString(b, s)
+			b = AppendString(b, s)
 		}
 		b = newline(b, indent, depth)
 		b = append(b, ']')
@@ -91,7 +91,7 @@ func appendJS(b []byte, v any, indent string, depth int) []byte {
 				b = append(b, ',')
 			}
 			b = newline(b, indent, depth+1)
-			b = appendJSString(b, e.key)
+			b = AppendString(b, e.key)
 			b = append(b, ':')
 			if indent != "" {
 				b = append(b, ' ')
@@ -129,11 +129,12 @@ func appendJSONNumber(b []byte, f float64) []byte {
 	if abs := math.Abs(f); abs >= 1e-6 && abs < 1e21 {
 		return strconv.AppendFloat(b, f, 'f', -1, 64)
 	}
-	return append(b, formatNumber(f)...)
+	return append(b, NumberString(f)...)
 }
 
-// formatNumber renders f as JavaScript's Number.prototype.toString does.
-func formatNumber(f float64) string {
+// NumberString renders f as JavaScript's Number.prototype.toString does
+// (String(f)).
+func NumberString(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "NaN"
@@ -157,7 +158,10 @@ func formatNumber(f float64) string {
 
 const hexDigits = "0123456789abcdef"
 
-func appendJSString(b []byte, s string) []byte {
+// AppendString appends s as JSON.stringify writes a string: quoted, with
+// only the characters JSON requires escaped and ill-formed UTF-8 as
+// \ufffd.
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]

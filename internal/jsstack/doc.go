@@ -1,0 +1,36 @@
+// Package jsstack holds the twins of the JavaScript stack upstream
+// Outfitter runs on: Go code that gives, on the same input, what that
+// runtime or library gives, byte for byte, because upstream passes it on
+// in files it writes or in its messages. The Outfitter logic stays in
+// resolve and composite, which call these twins; this package imports no
+// other package of the module.
+//
+// Each twin names the version it reproduces, taken from upstream's
+// lockfile (package-lock.json at upstream's commit e5fffdf): Node
+// ">=22.19.0" (the engines field; the tables were produced by Node
+// 22.23.5, the oracle's).
+//
+//   - [Object]: the key order of a JavaScript object (V8: array indexes
+//     first, ascending, then insertion order).
+//   - [Stringify], [AppendString], [NumberString]: V8's JSON.stringify and
+//     Number.prototype.toString.
+//   - [ParseJSON], [JSONSyntaxError], [NodeUTF16]: V8's JSON.parse and its
+//     messages, on text decoded as Node's readFileSync(p, 'utf8') decodes
+//     it.
+//   - [GlobSync], [Compare]: Node's fs.globSync and JavaScript's default
+//     sort order.
+//   - [FSError]: String() of the errors Node's fs throws, with libuv's
+//     errno texts.
+//
+// # Tables
+//
+// Each twin is tested against a table the real runtime produced, under
+// testdata. testdata/node-tables.mjs writes the Node tables; run it with
+// Node 22 from that directory:
+//
+//	cd internal/jsstack/testdata && $OUTFITTER_NODE node-tables.mjs
+//
+// or go generate ./internal/jsstack with OUTFITTER_NODE set.
+package jsstack
+
+//go:generate sh -c "cd testdata && \"$OUTFITTER_NODE\" node-tables.mjs"
