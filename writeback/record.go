@@ -2,6 +2,7 @@ package writeback
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -39,10 +40,32 @@ const stateKey = "state_persistence"
 // file in place). A profile file that is a symbolic link stays a link: the
 // file it leads to is replaced, as upstream's write through the link
 // edits it.
-func Record(fsys PersistFS, file, key string) error {
+//
+// Concurrent sessions lose no answer: Record holds the lock of the file
+// it edits ([vfs.LockFile] of the file the name leads to, whose lock file
+// ".<name>.lock" exists beside it only while held) from before its read
+// to after its rename, so two sessions that record at once, in one
+// process or in two, edit one after the other and the profile ends with
+// both entries (upstream reads and rewrites without a lock: the second
+// write drops the first answer). A file system without [vfs.LockFS] is
+// edited unlocked.
+func Record(fsys PersistFS, file, key string) (err error) {
+	// A profile file that is a link (a dotfiles checkout) stays a link:
+	// the file it leads to is the one locked and replaced.
+	real, rerr := vfs.EvalSymlinks(fsys, file)
+	if rerr == nil {
+		unlock, lerr := lockDurable(fsys, real)
+		if lerr != nil {
+			return lerr
+		}
+		defer func() { err = errors.Join(err, unlock()) }()
+	}
 	data, err := vfs.ReadFile(fsys, file)
 	if err != nil {
 		return err
+	}
+	if rerr != nil {
+		return rerr
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -79,17 +102,25 @@ func Record(fsys PersistFS, file, key string) error {
 	if editable && sameDocument(edited, out) {
 		out = edited
 	}
-	// A profile file that is a link (a dotfiles checkout) stays a link:
-	// the file it leads to is the one replaced.
-	real, err := vfs.EvalSymlinks(fsys, file)
-	if err != nil {
-		return err
-	}
 	fi, err := vfs.Stat(fsys, real)
 	if err != nil {
 		return err
 	}
 	return vfs.ReplaceFile(fsys, real, out, fi.Mode().Perm())
+}
+
+// lockDurable takes the lock of the durable file real ([vfs.LockFile]) for
+// a read-modify-write, and returns its release. A file system without
+// locks ([vfs.LockFS]) is used unlocked: the release does nothing.
+func lockDurable(fsys vfs.FS, real string) (func() error, error) {
+	u, err := vfs.LockFile(fsys, real)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return func() error { return nil }, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", real, err)
+	}
+	return u.Unlock, nil
 }
 
 // mapValue returns the value of the string key in a mapping node, or nil.
