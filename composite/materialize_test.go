@@ -527,3 +527,40 @@ func TestEnsureSourceExplainsOnMemFS(t *testing.T) {
 		t.Errorf("EnsureSource error %v, want %q", err, want)
 	}
 }
+
+// TestPlanNeverSweepsALiveRoot: a session open for a week whose agent
+// never touched its root's top level has a root that looks stale by its
+// time; a second session's sweep must leave it, and the old root of a
+// session that has ended must still go.
+func TestPlanNeverSweepsALiveRoot(t *testing.T) {
+	t.Parallel()
+	then := time.Date(2001, 1, 10, 0, 0, 0, 0, time.UTC)
+	w := world{profiles: map[string]string{"eng": "id: eng\n"}}
+	fsys := w.newFS(t)
+	res := w.resolve(t, fsys)
+	live, err := composite.Plan(fsys, composite.Request{Result: res}, composite.Options{Rand: rand.NewChaCha8([32]byte{1}), NoSweep: true})
+	must(t, err)
+	root := live.Composite.Root
+	must(t, fsys.MkdirAll(root+"/sessions", 0o700))
+	week := then.Add(-8 * 24 * time.Hour)
+	must(t, fsys.Chtimes(root, week, week))
+	ended := "/tmp/outfitter-eng-pi-bbbbbb"
+	must(t, fsys.MkdirAll(ended, 0o700))
+	must(t, fsys.Chtimes(ended, week, week))
+	r, err := composite.Plan(fsys, composite.Request{Result: res}, composite.Options{Clock: func() time.Time { return then }, Rand: rand.NewChaCha8([32]byte{2})})
+	must(t, err)
+	if diff := cmp.Diff([]string{ended}, r.Swept); diff != "" {
+		t.Errorf("swept (-want +got):\n%s", diff)
+	}
+	if _, err := fsys.Lstat(root + "/sessions"); err != nil {
+		t.Errorf("the live session's root was swept: %v", err)
+	}
+	must(t, live.Cleanup())
+	must(t, r.Cleanup())
+	// Ended, and kept by --debug: the next sweep removes it by age.
+	must(t, fsys.MkdirAll(root, 0o700))
+	must(t, fsys.Chtimes(root, week, week))
+	if got := composite.Sweep(fsys, "/tmp", then, 0); !slices.Equal(got, []string{root}) {
+		t.Errorf("Sweep after the session ended = %q, want %q", got, root)
+	}
+}

@@ -59,10 +59,38 @@ func Cleanup(fsys vfs.FS, root string) error {
 	return vfs.RemoveAll(fsys, path.Clean(root))
 }
 
+// LockRoot takes the lock of a live composite root: the advisory lock
+// ([vfs.LockFS]) of the root directory itself, so nothing is added to the
+// root. A run holds it from just after it creates the root until it has
+// removed it ([Run.Cleanup]), and [Sweep] never removes a root whose lock
+// is held, however old it looks. On the OS backend the kernel releases the
+// lock when the process ends, so the root of a session that died is swept
+// by age as before. A file system without locks gives a nil Unlocker and
+// no error: its roots are swept by age alone, as upstream sweeps them.
+func LockRoot(fsys vfs.FS, root string) (vfs.Unlocker, error) {
+	u, err := vfs.TryLock(fsys, root)
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		return nil, nil
+	case err != nil:
+		return nil, &WriteError{Step: "lock root", Path: root, Err: err}
+	}
+	return u, nil
+}
+
 // Sweep removes stale composite roots: real directories in dir whose name
-// starts with "outfitter-" and whose modification time is more than maxAge
-// before now (maxAge zero means [DefaultMaxAge]). Links and fresh entries
-// survive; errors are ignored. It returns the removed paths.
+// starts with "outfitter-", whose modification time is more than maxAge
+// before now (maxAge zero means [DefaultMaxAge]), and whose lock is free.
+// A root's modification time changes only when an entry at its top level
+// is added, removed or renamed, so the root of a session left open for
+// days can look stale while its agent works below it; the run holds the
+// root's lock for its whole life ([LockRoot]), and Sweep skips a root
+// whose lock is held, whatever its age: a live session's root is never
+// removed (upstream removes by age alone). Sweep takes the lock of a root
+// before it removes it and holds it meanwhile, so two sweeps never remove
+// one root at once. On a file system without locks ([vfs.LockFS]) roots
+// are removed by age alone. Links and fresh entries survive; errors are
+// ignored. It returns the removed paths.
 func Sweep(fsys vfs.FS, dir string, now time.Time, maxAge time.Duration) []string {
 	if maxAge == 0 {
 		maxAge = DefaultMaxAge
@@ -84,8 +112,15 @@ func Sweep(fsys vfs.FS, dir string, now time.Time, maxAge time.Duration) []strin
 		if now.Sub(fi.ModTime()) <= maxAge {
 			continue
 		}
+		u, err := vfs.TryLock(fsys, p)
+		if err != nil && !errors.Is(err, errors.ErrUnsupported) {
+			continue // a live session's root, or one that cannot be locked
+		}
 		if vfs.RemoveAll(fsys, p) == nil {
 			removed = append(removed, p)
+		}
+		if u != nil {
+			_ = u.Unlock()
 		}
 	}
 	return removed

@@ -1,6 +1,7 @@
 package composite
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/outfitter-go/vfsim/resolve"
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // Options configures [Plan]. The zero value uses /tmp, crypto/rand,
@@ -119,6 +121,9 @@ type Run struct {
 
 	exporter PromptExporter
 	export   *export
+	// rootLock holds the lock of the composite root for the run's life
+	// (nil on a file system without locks).
+	rootLock vfs.Unlocker
 }
 
 // Plan sweeps stale roots, selects the adapter, creates the composite root,
@@ -160,6 +165,10 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.rootLock, err = LockRoot(fsys, root); err != nil {
+		_ = Cleanup(fsys, root)
+		return nil, err
+	}
 	if opts.RootCreated != nil {
 		opts.RootCreated(root)
 	}
@@ -176,6 +185,7 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 		if !r.KeepRoot {
 			_ = Cleanup(fsys, root)
 		}
+		_ = r.unlockRoot()
 		return nil, err
 	}
 	return r, nil
@@ -282,10 +292,24 @@ func (r *Run) Launch() (LaunchPlan, []string, error) {
 	return plan, nil, nil
 }
 
-// Cleanup removes the composite root unless --debug asked to keep it.
+// Cleanup removes the composite root unless --debug asked to keep it,
+// then releases the root's lock (see [LockRoot]): the run is over, and a
+// kept root becomes an ordinary stale root that a later [Sweep] removes
+// by age.
 func (r *Run) Cleanup() error {
-	if r.KeepRoot || r.Composite == nil {
+	var err error
+	if !r.KeepRoot && r.Composite != nil {
+		err = Cleanup(r.FS, r.Composite.Root)
+	}
+	return errors.Join(err, r.unlockRoot())
+}
+
+// unlockRoot releases the root's lock, once.
+func (r *Run) unlockRoot() error {
+	u := r.rootLock
+	if u == nil {
 		return nil
 	}
-	return Cleanup(r.FS, r.Composite.Root)
+	r.rootLock = nil
+	return u.Unlock()
 }
