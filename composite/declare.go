@@ -3,7 +3,6 @@ package composite
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -248,25 +247,22 @@ func stateFolders(in *Input, adapter string) stateDirs {
 	for _, f := range in.ProfileFolders {
 		d := vfs.Join(f, "cli_specific", adapter)
 		if mode, err := vfs.Probe(in.FS, d); err == nil && mode.IsDir() {
-			out.dirs = append(out.dirs, stateDir{dir: d, folder: f, checkout: checkoutOf(in.Layers, f)})
+			out.dirs = append(out.dirs, stateDir{dir: d, folder: f, checkout: checkoutOf(in.Layers, in.Home, f)})
 		}
 	}
 	return out
 }
 
-// checkoutOf returns the repository checkout of the remote layer whose
-// profile folder is folder, or "" for a local one: the scanned directory
-// without the repository subpath it was joined with.
-func checkoutOf(layers []resolve.Layer, folder string) string {
+// checkoutOf returns the repository checkout of the layer whose profile
+// folder is folder when it arrived by sync ([resolve.Layer.Checkout]),
+// or "" for a local one.
+func checkoutOf(layers []resolve.Layer, home, folder string) string {
 	for _, l := range layers {
-		if l.ResourceRoot != folder || !l.Source.Remote() {
-			continue
+		if l.ResourceRoot == folder {
+			if c := l.Checkout(home); c != "" {
+				return c
+			}
 		}
-		sub := path.Clean(l.Source.Path)
-		if l.Source.Path == "" || sub == "." {
-			return l.SourceRoot
-		}
-		return strings.TrimSuffix(l.SourceRoot, "/"+sub)
 	}
 	return ""
 }
@@ -324,37 +320,17 @@ func (e *SourceLinkError) Error() string {
 		e.Source, e.Checkout, e.Link, e.Target, e.Resolved)
 }
 
-// confined checks that the real path of name stays in the real path of
-// checkout, and otherwise names the first link under checkout that leads
-// out.
+// confined checks that name stays in checkout, links resolved, by the
+// rule of synced content ([resolve.Confine]).
 func confined(fsys vfs.FS, name, checkout string) error {
-	realCheckout, err := realPath(fsys, checkout)
-	if err != nil {
-		return &WriteError{Step: "check source", Path: checkout, Err: err}
+	err := resolve.Confine(fsys, name, checkout)
+	if e, ok := errors.AsType[*resolve.EscapeError](err); ok {
+		return &SourceLinkError{Source: name, Checkout: checkout, Link: e.Link, Target: e.Target, Resolved: e.Resolved}
 	}
-	real, err := realPath(fsys, name)
 	if err != nil {
 		return &WriteError{Step: "check source", Path: name, Err: err}
 	}
-	if within(real, realCheckout) {
-		return nil
-	}
-	e := &SourceLinkError{Source: name, Checkout: checkout, Link: name, Resolved: real}
-	if rel := relTo(checkout, name); !strings.HasPrefix(rel, "..") && !path.IsAbs(rel) {
-		p := checkout
-		for _, c := range strings.Split(rel, "/") {
-			p = vfs.Join(p, c)
-			if fi, err := vfs.Lstat(fsys, p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-				continue
-			}
-			if r, err := realPath(fsys, p); err != nil || !within(r, realCheckout) {
-				e.Link = p
-				break
-			}
-		}
-	}
-	e.Target, _ = vfs.ReadLink(fsys, e.Link)
-	return e
+	return nil
 }
 
 // realPath is [vfs.EvalSymlinks]; on a file system that cannot hold

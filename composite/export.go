@@ -101,7 +101,7 @@ func planExport(fsys vfs.FS, res *resolve.Result, exporter PromptExporter) (*exp
 	if owner == nil {
 		return &export{notices: []string{fmt.Sprintf("System prompt export skipped for profile '%s' because no source profile was found.", p.ID)}}, nil
 	}
-	if owner.Source.Remote() || strictlyInside(owner.ProfilePath, res.CacheDirectory) {
+	if owner.Synced(res.Home) || strictlyInside(owner.ProfilePath, res.CacheDirectory) {
 		return &export{notices: []string{fmt.Sprintf("System prompt export skipped for profile '%s' because its source is cache-backed. "+
 			"Copy or symlink the profile into a local profile source to export generated prompts.", p.ID)}}, nil
 	}

@@ -208,6 +208,22 @@ func isWarnings(d Divergence) bool {
 // divergence names it.
 var rules = []Divergent{
 	{
+		Name:  "synced-content",
+		Where: "settings/SettingsLoader.ts (remote settings merged like local ones), profiles/ProfileLoader.ts (cached sources loaded like local ones)",
+		What: "Upstream treats what arrives by sync (remote profile sources, remote settings and what they " +
+			"declare) like the user's own files: a synced settings file may set cache_directory and declare " +
+			"profile sources anywhere, and synced profiles may link or include files outside their checkout. " +
+			"vfsim refuses such a run before anything is written, naming the file and the rule (a deliberate " +
+			"deviation, resolve's package doc and the README: what arrives by sync stays inside its checkout).",
+		Deviation: true,
+		fails: func(x *explainer, d Divergence) bool {
+			ours := unquote(d.Ours)
+			return d.Field == "error" &&
+				(strings.Contains(ours, "synced remote settings file") || strings.Contains(ours, "synced repository") ||
+					strings.Contains(ours, "synced profile repository"))
+		},
+	},
+	{
 		Name:  "skill-link-materialization",
 		Where: "skills/SkillResolution.ts:200 (cpSync of a linked catalog skill copies the link), :204-:213 (the copies written through it)",
 		What: "A catalog skill that is a symbolic link and has references, scripts or assets to copy: upstream " +

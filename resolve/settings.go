@@ -146,8 +146,11 @@ func (c *Cache) loadSettingsWith(fsys FS, home, project string, agents *Agents, 
 		if err != nil {
 			return nil, err
 		}
+		if f != nil && len(issues) == 0 {
+			issues = syncedSettingsIssues(fsys, f, ref.CacheDir(home))
+		}
 		fileIssues = append(fileIssues, issues...)
-		if f != nil {
+		if f != nil && len(issues) == 0 {
 			remotes = append(remotes, f)
 		}
 	}
@@ -157,6 +160,30 @@ func (c *Cache) loadSettingsWith(fsys FS, home, project string, agents *Agents, 
 		Files:    files(stack),
 		Issues:   append(pathIssues, fileIssues...),
 	}, nil
+}
+
+// syncedSettingsIssues applies the rule of synced content to a remote
+// settings file, which arrived by sync into checkout: it may not set
+// cache_directory (where pi's downloaded tools and the extension caches
+// are written), and a local profile source it declares must lie in its
+// own checkout, links resolved.
+func syncedSettingsIssues(fsys FS, f *fileSettings, checkout string) []*Issue {
+	var issues []*Issue
+	name := f.file.Path
+	if f.cacheDirectory != nil {
+		issues = append(issues, &Issue{File: name, Pointer: "/cache_directory", Message: fmt.Sprintf(
+			"cache_directory '%s' is set by a synced remote settings file; synced settings may not choose where the machine writes (set it in a local settings file).", Quote(*f.cacheDirectory))})
+	}
+	for i, s := range f.profileSources {
+		if s.Remote() {
+			continue
+		}
+		if err := Confine(fsys, s.Path, checkout); err != nil {
+			issues = append(issues, &Issue{File: name, Pointer: fmt.Sprintf("/profile_sources/%d/path", i), Err: err, Message: fmt.Sprintf(
+				"Profile source '%s' of a synced remote settings file must stay inside its repository: %s", Quote(s.Path), err)})
+		}
+	}
+	return issues
 }
 
 func files(stack []*fileSettings) []SettingsFile {

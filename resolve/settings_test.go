@@ -121,12 +121,32 @@ func TestLoadSettings(t *testing.T) {
 			name: "remote settings.yml falls back to .outfitter/settings.yml",
 			tree: vfstest.Tree{
 				userSettings: file("remote_settings: [{github: example/outfitter-config, ref: main, path: settings.yml}]\n"),
-				"home/.outfitter/cache/repos/" + exampleConfigMain + "/.outfitter/settings.yml": file("default_profile: nested\ncache_directory: ./cache-from-remote\n"),
+				"home/.outfitter/cache/repos/" + exampleConfigMain + "/.outfitter/settings.yml": file("default_profile: nested\n"),
 			},
 			want: settingsView{
-				DefaultProfile: "nested", CacheDirectory: remoteDir + "/.outfitter/cache-from-remote",
-				Remote: []resolve.RemoteSettings{{GitHub: "example/outfitter-config", Ref: "main", Path: "settings.yml"}},
-				Custom: "{}", Paths: []string{remoteDir + "/.outfitter/settings.yml", userSettingsA},
+				DefaultProfile: "nested",
+				Remote:         []resolve.RemoteSettings{{GitHub: "example/outfitter-config", Ref: "main", Path: "settings.yml"}},
+				Custom:         "{}", Paths: []string{remoteDir + "/.outfitter/settings.yml", userSettingsA},
+			},
+		},
+		{
+			// Synced content: a remote file may not choose cache_directory
+			// nor declare a local source outside its checkout; it
+			// contributes nothing, a local one inside is kept.
+			name: "a remote file's cache_directory and sources outside its checkout are issues",
+			tree: vfstest.Tree{
+				userSettings: file("remote_settings: [{github: example/outfitter-config, ref: main, path: settings.yml}, {github: example/outfitter-config, ref: main, path: ok.yml}]\n"),
+				"home/.outfitter/cache/repos/" + exampleConfigMain + "/settings.yml": file("default_profile: nested\ncache_directory: ./cache\nprofile_sources: [{path: ../..}, {path: profiles}]\n"),
+				"home/.outfitter/cache/repos/" + exampleConfigMain + "/ok.yml":       file("profile_sources: [{path: profiles}]\n"),
+			},
+			want: settingsView{
+				Remote: []resolve.RemoteSettings{{GitHub: "example/outfitter-config", Ref: "main", Path: "settings.yml"}, {GitHub: "example/outfitter-config", Ref: "main", Path: "ok.yml"}},
+				Custom: "{}", Paths: []string{remoteDir + "/ok.yml", userSettingsA},
+				Sources: []resolve.Source{{Path: remoteDir + "/profiles"}},
+				Issues: []string{
+					remoteDir + "/settings.yml#/cache_directory cache_directory '" + remoteDir + "/cache' is set by a synced remote settings file; synced settings may not choose where the machine writes (set it in a local settings file).",
+					remoteDir + "/settings.yml#/profile_sources/0/path Profile source '" + home + "/.outfitter/cache' of a synced remote settings file must stay inside its repository: " + home + "/.outfitter/cache lies outside the synced repository " + remoteDir + "; synced content is never read or written outside its checkout",
+				},
 			},
 		},
 		{

@@ -58,8 +58,8 @@ type Profile struct {
 	// File is the definition's YAML file (profile.yml or <id>.yml); empty
 	// when there is none.
 	File string
-	// Remote reports a definition loaded from a remote source's cache,
-	// which is never edited.
+	// Remote reports a definition that arrived by sync (see
+	// resolve.SyncedCheckout), which is never edited.
 	Remote bool
 }
 

@@ -15,7 +15,7 @@ func SelectedProfile(res *resolve.Result) Profile {
 			continue
 		}
 		p.File = l.ProfilePath
-		p.Remote = l.Source.Remote()
+		p.Remote = l.Synced(res.Home)
 		break
 	}
 	return p

@@ -14,6 +14,20 @@
 // upstream checks and writes itself: whether a checkout exists, the
 // sidecar of an extension cache, a failed clone removed.
 //
+// # Synced content
+//
+// What arrives by sync is synced content, and the rule of synced content
+// is stated once, in package resolve (resolve.SyncedCheckout and
+// resolve.Confine), and enforced wherever such content is read: a
+// checkout under home/.outfitter/cache (of a remote profile source or of
+// a remote settings entry), and every profile source, profile, include or
+// skill lying in it, whoever declared it, may read only inside its own
+// checkout (and, through repo_file, inside the project), links resolved;
+// a synced settings file sets no cache_directory and declares no local
+// source outside its checkout; and the agent's writes never land in a
+// checkout. A run that would break the rule is refused before anything
+// is written, with an error naming the file, the link and where it leads.
+//
 // # Messages
 //
 // Progress lines ("outfitter: cloning catalog …") go to a progress

@@ -1,0 +1,224 @@
+package resolve
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// Synced content is everything that arrives by `outfitter sync`: the
+// checkout of a remote profile source or of a remote settings entry, and
+// every file, profile source, include or skill found in it, whoever
+// declared it (a local profile source that a synced settings file
+// declares lies in a checkout too). A checkout is a directory
+// home/.outfitter/cache/repos/<key> or home/.outfitter/cache/profiles/<key>;
+// [SyncedCheckout] tells, from a path alone, which one holds it, and
+// [Confine] checks that what such content reaches stays in it. The rule,
+// applied wherever content is read or linked:
+//
+//   - synced content reads only inside its own checkout (and, through
+//     repo_file references and includes, inside the project), links
+//     resolved: a link that leads out is never followed;
+//   - synced settings declare no local profile source outside their
+//     checkout and no cache_directory;
+//   - the agent's writes never land in a checkout.
+
+// SyncedCheckout returns the repository checkout that name lies in when
+// it arrived by sync: home/.outfitter/cache/repos/<key> or
+// home/.outfitter/cache/profiles/<key> when name is that directory or
+// below it (lexically), else "". home must be absolute; with "" nothing
+// is synced.
+func SyncedCheckout(home, name string) string {
+	if home == "" || !path.IsAbs(name) {
+		return ""
+	}
+	cache := vfs.Join(home, ".outfitter", "cache")
+	rel, ok := strings.CutPrefix(path.Clean(name), cache+"/")
+	if !ok {
+		return ""
+	}
+	kind, rest, _ := strings.Cut(rel, "/")
+	if kind != "repos" && kind != "profiles" {
+		return ""
+	}
+	key, _, _ := strings.Cut(rest, "/")
+	if key == "" || key == "." || key == ".." {
+		return ""
+	}
+	return vfs.Join(cache, kind, key)
+}
+
+// Checkout returns the repository checkout the layer was loaded from when
+// it arrived by sync (a remote source's cache directory, or any source
+// lying in one, see [SyncedCheckout]), else "".
+func (l Layer) Checkout(home string) string {
+	if l.Source.Remote() {
+		sub := path.Clean(l.Source.Path)
+		if l.Source.Path == "" || sub == "." {
+			return l.SourceRoot
+		}
+		return strings.TrimSuffix(l.SourceRoot, "/"+sub)
+	}
+	return SyncedCheckout(home, l.SourceRoot)
+}
+
+// Synced reports whether the layer arrived by sync: it was loaded from a
+// remote source, or from a directory in a checkout ([SyncedCheckout]).
+func (l Layer) Synced(home string) bool {
+	return l.Source.Remote() || SyncedCheckout(home, l.SourceRoot) != ""
+}
+
+// EscapeError reports a path of synced content that leads out of its
+// repository checkout: lexically (an absolute path, a climb with ..) or
+// through a symbolic link. Nothing was read or written through it.
+type EscapeError struct {
+	// Path is the path as it was reached (absolute).
+	Path string
+	// Checkout is the checkout it had to stay in.
+	Checkout string
+	// Link is the first link on the way that leads out, and Target its
+	// target verbatim; both "" when Path itself lies outside.
+	Link, Target string
+	// Resolved is where Path really leads ("" when it does not resolve).
+	Resolved string
+}
+
+// Error names the path, the checkout and the link that leads out.
+func (e *EscapeError) Error() string {
+	if e.Link == "" {
+		return fmt.Sprintf("%s lies outside the synced repository %s; synced content is never read or written outside its checkout",
+			Quote(e.Path), Quote(e.Checkout))
+	}
+	return fmt.Sprintf("%s leaves the synced repository %s: the symbolic link %s points to %s (%s); links in a synced repository are never followed out of it",
+		Quote(e.Path), Quote(e.Checkout), Quote(e.Link), Quote(e.Target), Quote(e.Resolved))
+}
+
+// Confine checks that name, an absolute path of synced content, stays in
+// checkout, links resolved: nil when its real path lies in the checkout's
+// real path, else an [*EscapeError] naming the first link under the
+// checkout that leads out. A name that does not exist is checked by the
+// real path of its longest existing ancestor, so a dangling link out is
+// an escape too. On a file system that cannot hold links the names are
+// compared as they are.
+func Confine(fsys vfs.FS, name, checkout string) error {
+	name, checkout = path.Clean(name), path.Clean(checkout)
+	if !within(name, checkout) {
+		return &EscapeError{Path: name, Checkout: checkout}
+	}
+	realCheckout, err := realPath(fsys, checkout)
+	if err != nil {
+		return err
+	}
+	real, err := realPrefix(fsys, name)
+	if err != nil {
+		return err
+	}
+	if within(real, realCheckout) {
+		return nil
+	}
+	e := &EscapeError{Path: name, Checkout: checkout, Link: name, Resolved: real}
+	p := checkout
+	for c := range strings.SplitSeq(strings.TrimPrefix(strings.TrimPrefix(name, checkout), "/"), "/") {
+		p = vfs.Join(p, c)
+		fi, err := vfs.Lstat(fsys, p)
+		if err != nil {
+			break
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		if r, err := realPrefix(fsys, p); err != nil || !within(r, realCheckout) {
+			e.Link = p
+			break
+		}
+	}
+	e.Target, _ = vfs.ReadLink(fsys, e.Link)
+	return e
+}
+
+// realPrefix is the real path of name, or, when name does not resolve
+// (it or a link on the way is missing), the real path of its longest
+// existing ancestor joined with the rest; a link that cannot be read
+// resolves to itself.
+func realPrefix(fsys vfs.FS, name string) (string, error) {
+	rest := ""
+	for p := name; ; p = path.Dir(p) {
+		real, err := realPath(fsys, p)
+		if err == nil {
+			return vfs.Join(real, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, vfs.ErrNotDir) {
+			return "", err
+		}
+		if p == "/" {
+			return name, nil
+		}
+		if fi, lerr := vfs.Lstat(fsys, p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			// A dangling link: where it points counts.
+			if target, rerr := vfs.ReadLink(fsys, p); rerr == nil {
+				if !path.IsAbs(target) {
+					target = vfs.Join(path.Dir(p), target)
+				}
+				return vfs.Join(target, rest), nil
+			}
+		}
+		rest = vfs.Join(path.Base(p), rest)
+	}
+}
+
+// realPath is [vfs.EvalSymlinks]; on a file system that cannot hold
+// links, the name itself.
+func realPath(fsys vfs.FS, name string) (string, error) {
+	real, err := vfs.EvalSymlinks(fsys, name)
+	if errors.Is(err, errors.ErrUnsupported) {
+		if _, ok := fsys.(vfs.SymlinkFS); !ok {
+			return path.Clean(name), nil
+		}
+	}
+	return real, err
+}
+
+// Quote returns s as it may be shown in a message: as it is when it holds
+// no control character, else with each control character (C0, DEL, C1)
+// and each invalid byte escaped the way Go quotes strings, so that a
+// name from a synced repository cannot move a terminal's cursor, ring its
+// bell or rewrite the line it appears on.
+func Quote(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == 0xFFFD && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case isControl(r):
+			q := fmt.Sprintf("%+q", string(r))
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isControl reports whether r is a control character or an invalid byte.
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7F || (r >= 0x80 && r < 0xA0) || r == 0xFFFD
+}
+
+// within reports whether the clean absolute path p is dir or below it.
+func within(p, dir string) bool {
+	return p == dir || dir == "/" || len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir
+}

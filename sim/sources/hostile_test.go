@@ -1,0 +1,186 @@
+package sources_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/sim/sources"
+	"github.com/outfitter-go/vfsim/vfs/osfs"
+	"github.com/outfitter-go/vfsim/writeback"
+)
+
+// The hostile repositories: a synced repository is the realistic
+// attacker of the tool, so each test below syncs one over file:// with
+// real git, as `outfitter sync` does, and then runs pi through sim.Execute
+// on the OS, with an agent that writes what pi writes. Whatever the
+// repository holds, nothing outside its checkout may be read into the run
+// and nothing outside the composite and the declared durable sources
+// written.
+
+// hostileMachine is a home and a project with secrets an attacker wants:
+// ~/.ssh/id_rsa and ~/.ssh/config.
+type hostileMachine struct {
+	t             *testing.T
+	env           []string
+	home, project string
+}
+
+const (
+	secretKey    = "-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n"
+	secretConfig = "Host *\n  IdentityFile ~/.ssh/id_rsa\n"
+)
+
+func newHostileMachine(t *testing.T) *hostileMachine {
+	t.Helper()
+	m := &hostileMachine{t: t, env: gitEnv(t), home: t.TempDir(), project: t.TempDir()}
+	writeFile(t, m.home+"/.ssh/id_rsa", secretKey)
+	writeFile(t, m.home+"/.ssh/config", secretConfig)
+	return m
+}
+
+// settings writes the user's settings file.
+func (m *hostileMachine) settings(text string) {
+	m.t.Helper()
+	writeFile(m.t, m.home+"/.outfitter/settings.yml", text)
+}
+
+// sync runs `outfitter sync`.
+func (m *hostileMachine) sync() *sources.SyncResult {
+	m.t.Helper()
+	got, err := m.trySync()
+	if err != nil {
+		m.t.Fatalf("sync: %v", err)
+	}
+	return got
+}
+
+// trySync runs `outfitter sync` and returns its error.
+func (m *hostileMachine) trySync() (*sources.SyncResult, error) {
+	return sources.Sync(context.Background(), osfs.New(), sources.Options{Home: m.home, Project: m.project, Runner: sources.Exec{Env: m.env}})
+}
+
+// run runs pi with profile, the agent writing pi's auth.json and
+// settings.json through the composite, as pi does after a login.
+func (m *hostileMachine) run(profile string) *sim.Result {
+	m.t.Helper()
+	agent := sim.AgentFunc(func(_ context.Context, s *sim.Session) (writeback.Exit, error) {
+		for _, f := range []string{"auth.json", "settings.json"} {
+			if err := os.WriteFile(filepath.Join(s.Root, f), []byte(`{"written": "by the agent"}`), 0o600); err != nil {
+				return writeback.Exit{}, err
+			}
+		}
+		return writeback.Exit{Exited: true}, nil
+	})
+	return sim.Execute(context.Background(), osfs.New(), sim.Spec{Home: m.home, Project: m.project, Agent: "pi", Profile: profile}, agent,
+		sim.Options{TempDir: m.t.TempDir()})
+}
+
+// secretsIntact fails the test when ~/.ssh changed.
+func (m *hostileMachine) secretsIntact() {
+	m.t.Helper()
+	if got := read(m.t, m.home+"/.ssh/id_rsa"); got != secretKey {
+		m.t.Errorf("~/.ssh/id_rsa = %q, was replaced", got)
+	}
+	if got := read(m.t, m.home+"/.ssh/config"); got != secretConfig {
+		m.t.Errorf("~/.ssh/config = %q, was replaced", got)
+	}
+}
+
+// TestHostileRemoteSettingsLocalSource is finding 1: a synced remote
+// settings file that declares a local profile source inside its own
+// checkout (path: profiles) must not escape the synced-content rule. Its
+// profile's cli_specific/pi/auth.json and settings.json are links to
+// ~/.ssh; the run is refused and ~/.ssh stays as it was.
+func TestHostileRemoteSettingsLocalSource(t *testing.T) {
+	t.Parallel()
+	for _, path := range []string{"profiles", "./profiles", "."} {
+		t.Run(path, func(t *testing.T) {
+			t.Parallel()
+			m := newHostileMachine(t)
+			dir := "profiles/"
+			if path == "." {
+				dir = ""
+			}
+			config := newRepo(t, m.env, map[string]string{
+				"settings.yml":          "default_profile: eng\nprofile_sources:\n  - path: " + path + "\n",
+				dir + "eng/profile.yml": "id: eng\n",
+			})
+			for f, target := range map[string]string{"auth.json": "id_rsa", "settings.json": "config"} {
+				link := filepath.Join(config.work, dir+"eng/cli_specific/pi", f)
+				if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(m.home+"/.ssh/"+target, link); err != nil {
+					t.Fatal(err)
+				}
+			}
+			config.commit(nil)
+			config.git(config.work, "push", "-q", "origin", "main")
+			m.settings("remote_settings:\n  - uri: " + config.URL() + "\n    path: settings.yml\n")
+			for _, line := range m.sync().Messages {
+				if strings.HasPrefix(line, "failed") {
+					t.Fatalf("sync: %s", line)
+				}
+			}
+			res := m.run("eng")
+			if res.Err == nil || !strings.Contains(res.Err.Error(), "synced") {
+				t.Errorf("run error %v, want the state source refused as leaving the synced repository", res.Err)
+			}
+			m.secretsIntact()
+		})
+	}
+}
+
+// TestHostileRemoteSettingsCacheDirectory is finding 1's second half: a
+// synced settings file may not choose cache_directory, where pi's bin/
+// and utilities/ land.
+func TestHostileRemoteSettingsCacheDirectory(t *testing.T) {
+	t.Parallel()
+	m := newHostileMachine(t)
+	elsewhere := filepath.Join(t.TempDir(), "elsewhere")
+	config := newRepo(t, m.env, map[string]string{
+		"settings.yml":     "default_profile: eng\ncache_directory: " + elsewhere + "\nprofile_sources:\n  - path: profiles\n",
+		"profiles/eng.yml": "id: eng\n",
+	})
+	m.settings("remote_settings:\n  - uri: " + config.URL() + "\n    path: settings.yml\n")
+	// The remote settings sync; the settings they bring are invalid.
+	if _, err := m.trySync(); err == nil || !strings.Contains(err.Error(), "cache_directory") {
+		t.Errorf("sync error %v, want the synced cache_directory refused", err)
+	}
+	res := m.run("eng")
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "cache_directory") {
+		t.Errorf("run error %v, want the synced cache_directory refused", res.Err)
+	}
+	if _, err := os.Lstat(elsewhere); err == nil {
+		t.Errorf("%s was created", elsewhere)
+	}
+}
+
+// TestHostileRemoteSettingsSourceOutside: a local profile source that a
+// synced settings file declares outside its own checkout (lexically or
+// through a link) is refused, and nothing is loaded from it.
+func TestHostileRemoteSettingsSourceOutside(t *testing.T) {
+	t.Parallel()
+	for name, path := range map[string]string{"climb": "../../../../../.ssh", "absolute": "/", "link": "up"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			m := newHostileMachine(t)
+			config := newRepo(t, m.env, map[string]string{
+				"settings.yml": "profile_sources:\n  - path: " + path + "\n",
+			})
+			if err := os.Symlink(m.home+"/.ssh", filepath.Join(config.work, "up")); err != nil {
+				t.Fatal(err)
+			}
+			config.commit(nil)
+			config.git(config.work, "push", "-q", "origin", "main")
+			m.settings("remote_settings:\n  - uri: " + config.URL() + "\n    path: settings.yml\n")
+			if _, err := m.trySync(); err == nil || !strings.Contains(err.Error(), "must stay inside its repository") {
+				t.Errorf("sync error %v, want the source refused", err)
+			}
+		})
+	}
+}
