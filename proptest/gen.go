@@ -90,7 +90,8 @@ func agentChoices() []string { return append([]string{"", ""}, composite.Default
 
 // SettingsGen generates one settings file of the given layer. The remote
 // layer never declares sources or remote settings (only one level of
-// remote settings exists).
+// remote settings exists), nor cache_directory (refused in synced
+// settings).
 func SettingsGen(l Layer) *rapid.Generator[*Settings] {
 	return rapid.Custom(func(t *rapid.T) *Settings {
 		s := &Settings{
@@ -102,6 +103,10 @@ func SettingsGen(l Layer) *rapid.Generator[*Settings] {
 			s.DefaultProfile = rapid.SampledFrom([]string{"a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "b", "d", ""}).Draw(t, "user_default_profile")
 		}
 		if l == LayerRemote {
+			// Synced settings may not set cache_directory (resolve's
+			// rule of synced content): drawn, but never written, so
+			// that the other draws stay where they were.
+			s.CacheDirectory = false
 			return s
 		}
 		s.RemoteSettings = oneIn(t, "remote_settings", 4)
