@@ -213,9 +213,19 @@ var rules = []Divergent{
 		What: "Upstream treats what arrives by sync (remote profile sources, remote settings and what they " +
 			"declare) like the user's own files: a synced settings file may set cache_directory and declare " +
 			"profile sources anywhere, and synced profiles may link or include files outside their checkout. " +
-			"vfsim refuses such a run before anything is written, naming the file and the rule (a deliberate " +
+			"vfsim refuses such a run before anything is written, naming the file and the rule, and leaves out, " +
+			"with a warning, a synced profile's prompt include outside its checkout (a relative file include " +
+			"resolves inside the checkout, where upstream resolves it against home/.outfitter) (a deliberate " +
 			"deviation, resolve's package doc and the README: what arrives by sync stays inside its checkout).",
 		Deviation: true,
+		explains: func(x *explainer, d Divergence) bool {
+			if syncedInclude(d) {
+				return true
+			}
+			// The prompt an include left out of a synced profile gave.
+			return d.Field == "args" && d.Key == "--append-system-prompt" &&
+				slices.ContainsFunc(x.divs, func(o Divergence) bool { return o.Run == d.Run && syncedInclude(o) })
+		},
 		fails: func(x *explainer, d Divergence) bool {
 			ours := unquote(d.Ours)
 			return d.Field == "error" &&
@@ -338,6 +348,18 @@ var rules = []Divergent{
 				sameYAML(unquote(d.Upstream), unquote(d.Ours))
 		},
 	},
+}
+
+// syncedIncludeWarning is the warning of a prompt include of a profile
+// in a checkout that vfsim does not read: outside the checkout, or not
+// found at the checkout's include root (upstream resolves it against
+// home/.outfitter, outside the checkout).
+var syncedIncludeWarning = regexp.MustCompile(`Prompt (file|repo_file) include '.*' (was not found\.|of a synced profile is not read: .*) \(<home>/\.outfitter/cache/`)
+
+// syncedInclude reports whether d is the warning of a synced profile's
+// include that vfsim does not read.
+func syncedInclude(d Divergence) bool {
+	return isWarnings(d) && syncedIncludeWarning.MatchString(message(d))
 }
 
 // sameYAML reports whether two YAML texts hold the same data: the texts

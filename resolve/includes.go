@@ -53,10 +53,16 @@ func isJSSpace(r rune) bool {
 // IncludeRoot returns the directory that relative file includes of a layer
 // resolve against: the nearest ancestor of the profile file's directory
 // named ".outfitter" (itself when it is home/.outfitter, else its parent)
-// or "outfitter" (its parent); failing both, the layer's source root.
+// or "outfitter" (its parent); failing both, the layer's source root. For
+// a layer that arrived by sync only the ancestors inside its checkout
+// count (upstream's walk reaches home/.outfitter, outside it).
 func IncludeRoot(l Layer, home string) string {
 	homeDir := vfs.Join(home, ".outfitter")
+	checkout := l.Checkout(home)
 	for d := path.Dir(l.ProfilePath); ; d = path.Dir(d) {
+		if checkout != "" && !within(d, checkout) {
+			return l.SourceRoot
+		}
 		switch path.Base(d) {
 		case ".outfitter":
 			if d == homeDir {
@@ -109,8 +115,8 @@ type PromptIncludes struct {
 func AppendSystemPrompts(fsys vfs.FS, in PromptIncludes, agent string, fallback []PromptEntry) ([]string, []Diagnostic) {
 	var prompts []string
 	var diags []Diagnostic
-	add := func(e PromptEntry, id, pointer, root string) {
-		p, d := resolvePrompt(fsys, e, in.Project, root)
+	add := func(e PromptEntry, id, pointer, root, checkout string) {
+		p, d := resolvePrompt(fsys, e, in.Project, root, checkout)
 		prompts = append(prompts, p...)
 		if d != "" {
 			diags = append(diags, Diagnostic{Severity: "warning", ProfileID: id, Path: pointer, Message: d})
@@ -124,14 +130,14 @@ func AppendSystemPrompts(fsys vfs.FS, in PromptIncludes, agent string, fallback 
 		}
 		for _, e := range agentPrompts(&l.Profile.Controls, agent) {
 			found = true
-			add(e, l.ID, l.ProfilePath+"#/controls/append_system_prompt/0", IncludeRoot(l, in.Home))
+			add(e, l.ID, l.ProfilePath+"#/controls/append_system_prompt/0", IncludeRoot(l, in.Home), l.Checkout(in.Home))
 		}
 	}
 	if found {
 		return prompts, diags
 	}
 	for i, e := range fallback {
-		add(e, "<merged>", fmt.Sprintf("<profile>#/controls/append_system_prompt/%d", i), "")
+		add(e, "<merged>", fmt.Sprintf("<profile>#/controls/append_system_prompt/%d", i), "", "")
 	}
 	return prompts, diags
 }
@@ -147,8 +153,10 @@ func agentPrompts(c *Controls, agent string) []PromptEntry {
 
 // resolvePrompt returns the text of one entry and the message of its
 // diagnostic, "" for none. root is the directory of relative file
-// includes, "" for none.
-func resolvePrompt(fsys vfs.FS, e PromptEntry, project, root string) ([]string, string) {
+// includes, "" for none; checkout is the checkout of a layer that arrived
+// by sync, "" for another: its file includes must stay in it and its
+// repo_file includes in the project, links resolved (see [Confine]).
+func resolvePrompt(fsys vfs.FS, e PromptEntry, project, root, checkout string) ([]string, string) {
 	var file, base, notFound string
 	switch e.Kind {
 	case PromptText:
@@ -168,6 +176,15 @@ func resolvePrompt(fsys vfs.FS, e PromptEntry, project, root string) ([]string, 
 		file = vfs.Join(base, e.Value)
 	default:
 		return nil, notFound
+	}
+	if checkout != "" {
+		bound, kind := checkout, "file"
+		if e.Kind != PromptFile {
+			bound, kind = project, "repo_file"
+		}
+		if err := Confine(fsys, file, bound); err != nil {
+			return nil, fmt.Sprintf("Prompt %s include '%s' of a synced profile is not read: %s.", kind, Quote(e.Value), err)
+		}
 	}
 	data, err := vfs.ReadFile(fsys, file)
 	if err != nil {

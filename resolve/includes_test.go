@@ -21,7 +21,10 @@ func TestIncludeRoot(t *testing.T) {
 		{"directory layouts start at the profile folder", "/p/.outfitter/profiles/eng/profile.yml", "/p/.outfitter/profiles", "/p"},
 		{"anything else uses the source", "/p/profiles/engineer.yml", "/p/profiles", "/p/profiles"},
 		{"a folder named outfitter is a root too", "/p/profiles/outfitter/profile.yml", "/p/profiles", "/p/profiles"},
-		{"remote caches under home resolve against home", home + "/.outfitter/cache/repos/x/profiles/a.yml", home + "/.outfitter/cache/repos/x/profiles", home + "/.outfitter"},
+		// Synced content reads only inside its checkout: upstream's walk
+		// would reach home/.outfitter.
+		{"synced caches resolve inside their checkout", home + "/.outfitter/cache/repos/x/profiles/a.yml", home + "/.outfitter/cache/repos/x/profiles", home + "/.outfitter/cache/repos/x/profiles"},
+		{"an outfitter folder inside a checkout is a root", home + "/.outfitter/cache/repos/x/outfitter/profiles/a.yml", home + "/.outfitter/cache/repos/x/outfitter/profiles", home + "/.outfitter/cache/repos/x"},
 	}
 	for _, tc := range tests {
 		got := resolve.IncludeRoot(resolve.Layer{ProfilePath: tc.profile, SourceRoot: tc.source}, home)

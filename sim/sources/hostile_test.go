@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -180,6 +181,105 @@ func TestHostileRemoteSettingsSourceOutside(t *testing.T) {
 			m.settings("remote_settings:\n  - uri: " + config.URL() + "\n    path: settings.yml\n")
 			if _, err := m.trySync(); err == nil || !strings.Contains(err.Error(), "must stay inside its repository") {
 				t.Errorf("sync error %v, want the source refused", err)
+			}
+		})
+	}
+}
+
+// syncedProfile makes a repository holding the profile eng (files under
+// eng/, links named in links, relative to the repository, pointing at
+// their absolute targets), syncs it as a remote profile source of the
+// user's settings, and returns it.
+func (m *hostileMachine) syncedProfile(files, links map[string]string) *repo {
+	m.t.Helper()
+	r := newRepo(m.t, m.env, files)
+	for name, target := range links {
+		link := filepath.Join(r.work, name)
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			m.t.Fatal(err)
+		}
+		if err := os.Symlink(target, link); err != nil {
+			m.t.Fatal(err)
+		}
+	}
+	r.commit(nil)
+	r.git(r.work, "push", "-q", "origin", "main")
+	m.settings("default_profile: eng\nprofile_sources:\n  - uri: " + r.URL() + "\n")
+	for _, line := range m.sync().Messages {
+		if strings.HasPrefix(line, "failed") {
+			m.t.Fatalf("sync: %s", line)
+		}
+	}
+	return r
+}
+
+// leaks fails the test when the secret key reached the run's command
+// line, environment or generated profile.
+func leaks(t *testing.T, res *sim.Result) {
+	t.Helper()
+	if strings.Contains(strings.Join(res.Plan.Args, "\x00"), "secret") {
+		t.Errorf("the private key is on the command line: %q", res.Plan.Args)
+	}
+	for _, e := range res.Plan.Env {
+		if strings.Contains(e.Value, "secret") {
+			t.Errorf("the private key is in the environment: %s", e.Name)
+		}
+	}
+	if strings.Contains(string(res.GeneratedProfile), "secret") {
+		t.Errorf("the private key is in the generated profile")
+	}
+}
+
+// TestHostilePromptIncludes is finding 2: a synced profile's
+// append_system_prompt includes read only inside its checkout (file:)
+// and the project (repo_file:), links resolved; anything else is left
+// out with a warning, and the private key never reaches pi's command
+// line.
+func TestHostilePromptIncludes(t *testing.T) {
+	t.Parallel()
+	for name, entry := range map[string]string{
+		"file absolute":          "{file: <home>/.ssh/id_rsa}",
+		"file climbing":          "{file: ../.ssh/id_rsa}",
+		"file linked in repo":    "{file: <checkout>/eng/key.md}",
+		"repo_file absolute":     "{repo_file: <home>/.ssh/id_rsa}",
+		"repo_file climbing":     "{repo_file: <up>/.ssh/id_rsa}",
+		"repo_file through link": "{repo_file: link/id_rsa}",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			m := newHostileMachine(t)
+			if err := os.Symlink(m.home+"/.ssh", filepath.Join(m.project, "link")); err != nil {
+				t.Fatal(err)
+			}
+			up, err := filepath.Rel(m.project, m.home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entry := strings.NewReplacer("<home>", m.home, "<up>", up).Replace(entry)
+			r := m.syncedProfile(map[string]string{
+				"eng/profile.yml": "id: eng\ncontrols:\n  append_system_prompt:\n    - keep me\n    - " + entry + "\n",
+			}, map[string]string{"eng/key.md": m.home + "/.ssh/id_rsa"})
+			checkout := filepath.Join(m.home, ".outfitter/cache/profiles")
+			if strings.Contains(entry, "<checkout>") {
+				list, err := os.ReadDir(checkout)
+				if err != nil || len(list) != 1 {
+					t.Fatalf("checkouts %v, %v", list, err)
+				}
+				checkout = filepath.Join(checkout, list[0].Name())
+				r.commit(map[string]string{"eng/profile.yml": "id: eng\ncontrols:\n  append_system_prompt:\n    - keep me\n    - " + strings.ReplaceAll(entry, "<checkout>", checkout) + "\n"})
+				r.git(r.work, "push", "-q", "origin", "main")
+				m.sync()
+			}
+			res := m.run("eng")
+			if res.Err != nil {
+				t.Fatalf("run: %v", res.Err)
+			}
+			leaks(t, res)
+			if !slices.Contains(res.Plan.Args, "keep me") {
+				t.Errorf("args %q lack the plain prompt", res.Plan.Args)
+			}
+			if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "synced") }) {
+				t.Errorf("warnings %q, want the include refused", res.Warnings)
 			}
 		})
 	}
