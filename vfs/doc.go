@@ -81,10 +81,16 @@
 //
 // [CreateTemp] creates a temporary file the way os.CreateTemp does: a
 // random name, O_CREATE|O_EXCL, so a link planted at the name is never
-// followed. [ReplaceFile] builds on it to replace a file atomically (write
-// a temporary file beside it, set its mode, rename it over the name): a
-// failed or interrupted write leaves the old file whole, and a link at the
-// name is replaced, never written through.
+// followed. [ReplaceFile] builds on it to replace a file atomically and
+// durably (write a temporary file beside it, set its mode, sync it, rename
+// it over the name, sync the directory): a failed or interrupted write,
+// or a power cut, leaves the old file whole, the new one once it has
+// returned, and a link at the name is replaced, never written through.
+// Syncing is a capability too: an open file that implements [SyncFile]
+// commits its data, a [SyncDirFS] commits a directory's entries
+// ([Sync], [SyncDir]); [MkdirAllSynced] makes directories that survive a
+// power cut. The OS backend fsyncs; a [MemFS] counts the syncs
+// ([MemFS.Syncs]) and costs nothing.
 //
 // # Locks
 //

@@ -292,11 +292,14 @@ func (f *memFile) ReadDir(count int) ([]fs.DirEntry, error) {
 // Name returns the name the file was opened with.
 func (f *memFile) Name() string { return f.name }
 
-// Sync does nothing: the content is already in the file system.
+// Sync records that the file was synced (see [MemFS.Syncs]): memory has
+// no stable storage to reach, so it writes nothing. It fails only on a
+// closed file, with an error wrapping fs.ErrClosed.
 func (f *memFile) Sync() error {
 	if f.closed {
 		return f.pathErr("sync", fs.ErrClosed)
 	}
+	f.m.syncs.files.Add(1)
 	return nil
 }
 

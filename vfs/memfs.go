@@ -55,6 +55,9 @@ type MemFS struct {
 	// locks holds the advisory locks taken with Lock, by inode: each
 	// channel is closed when its lock is released. Locks are not cloned.
 	locks map[uint64]chan struct{}
+	// syncs counts the calls of Sync on files and of SyncDir (see
+	// [MemFS.Syncs]).
+	syncs syncCounts
 }
 
 // An owner identifies the MemFS that may mutate a node in place. Nodes
@@ -514,6 +517,7 @@ type memInfo struct {
 	size  int64
 	mode  fs.FileMode
 	mtime time.Time
+	ino   uint64 // the node's inode number, which [Inode] reads
 }
 
 func (fi *memInfo) Name() string       { return fi.name }
@@ -542,7 +546,7 @@ func infoOf(name string, n *node) *memInfo {
 }
 
 func nodeInfo(name string, n *node) memInfo {
-	fi := memInfo{name: name, mode: n.mode, mtime: n.mtime}
+	fi := memInfo{name: name, mode: n.mode, mtime: n.mtime, ino: n.ino}
 	switch {
 	case n.isSymlink():
 		fi.size = int64(len(n.target))

@@ -33,7 +33,10 @@ type toVFS struct {
 	a afero.Fs
 }
 
-var _ vfs.ReadWriteFS = (*toVFS)(nil)
+var (
+	_ vfs.ReadWriteFS = (*toVFS)(nil)
+	_ vfs.SyncDirFS   = (*toVFS)(nil)
+)
 
 func (v *toVFS) Open(name string) (fs.File, error) {
 	f, err := v.a.Open(name)
@@ -133,4 +136,22 @@ func (f *vfsFile) ReadDir(n int) ([]fs.DirEntry, error) {
 		entries[i] = fs.FileInfoToDirEntry(fi)
 	}
 	return entries, err
+}
+
+// SyncDir syncs the named directory: it opens it through a and calls the
+// afero file's Sync (an fsync of the directory on afero's OsFs; what the
+// backend makes of it elsewhere). A name that is not a directory fails
+// with vfs.ErrNotDir.
+func (v *toVFS) SyncDir(name string) error {
+	d, err := v.a.Open(name)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if fi, err := d.Stat(); err != nil {
+		return err
+	} else if !fi.IsDir() {
+		return &fs.PathError{Op: "sync", Path: name, Err: vfs.ErrNotDir}
+	}
+	return d.Sync()
 }

@@ -34,10 +34,28 @@
 // bytes before the cut are written; a WriteFile has created or truncated
 // its file) and a Close (the wrapped file is closed anyway).
 //
+// # Power cuts
+//
+// A process that dies keeps what it wrote; a machine that loses power
+// keeps what reached the disk. [FS.TrackDurability] starts a model of the
+// disk beside the visible tree: a file's data and attributes reach it
+// when the file is synced (a "sync" operation, [vfs.SyncFile]), a new,
+// renamed or removed name when its directory is synced ([FS.SyncDir], a
+// "syncdir"). With [OrderJournal] the disk may also hold any prefix of
+// the metadata changes not yet synced, as ext4 and XFS commit their
+// journal on their own, but never unsynced data: a file renamed over
+// another before its data was synced can then come back empty.
+// [FS.PowerCut] returns the tree the disk holds if the power is cut now
+// with nothing but the syncs committed, [FS.PowerCuts] every tree the
+// ordering allows. Combined with [CrashAfter], which stops the run at an
+// operation, it lets a test cut the power at every point of a durable
+// write (vfs/vfstest's PowerSweep does so).
+//
 // # Capabilities
 //
-// An [FS] has every method of [vfs.ReadWriteFS] and forwards each through
-// the same-named helper of package vfs, so it offers exactly what the
+// An [FS] has every method of [vfs.ReadWriteFS] and [vfs.SyncDirFS] (its
+// files have Sync) and forwards each through the same-named helper of
+// package vfs, so it offers exactly what the
 // wrapped FS offers: without a [vfs.SymlinkFS] underneath, Symlink fails
 // with an error wrapping errors.ErrUnsupported. Faults are decided before
 // forwarding, so a rule can fail even an operation the wrapped FS lacks.

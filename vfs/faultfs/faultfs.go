@@ -32,6 +32,9 @@ const (
 	KindChtimes   Kind = "chtimes"
 	KindWrite     Kind = "write"
 	KindClose     Kind = "close"
+	// KindSync is the Sync of an open file; KindSyncDir is [FS.SyncDir].
+	KindSync    Kind = "sync"
+	KindSyncDir Kind = "syncdir"
 )
 
 // osOp returns the verb package os puts in the errors of an operation.
@@ -43,6 +46,8 @@ func (k Kind) osOp() string {
 		return "mkdir"
 	case KindRemoveAll:
 		return "unlinkat"
+	case KindSyncDir:
+		return "sync"
 	}
 	return string(k)
 }
@@ -82,9 +87,14 @@ type FS struct {
 	rules []*ruleState
 	log   []Op
 	seq   int
+	// power is the power-cut model, nil until TrackDurability.
+	power *power
 }
 
-var _ vfs.ReadWriteFS = (*FS)(nil)
+var (
+	_ vfs.ReadWriteFS = (*FS)(nil)
+	_ vfs.SyncDirFS   = (*FS)(nil)
+)
 
 // New returns an FS wrapping fsys with the given rules, checked in order:
 // the first rule that fires decides the injected error.
@@ -211,7 +221,18 @@ func (f *FS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error)
 	if err := f.begin(Op{Kind: KindOpenFile, Path: name, Mutates: flag&writeFlags != 0}); err != nil {
 		return nil, pathErr(KindOpenFile, name, err)
 	}
-	fl, err := vfs.OpenFile(f.inner, name, flag, perm)
+	var fl vfs.File
+	c := change{}
+	if flag&(os.O_CREATE|os.O_TRUNC) != 0 {
+		c.dirs = []string{parent(name)}
+	}
+	if flag&os.O_TRUNC != 0 {
+		c.trunc = name
+	}
+	err := f.observe(c, func() (err error) {
+		fl, err = vfs.OpenFile(f.inner, name, flag, perm)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +294,10 @@ func (f *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	} else if limit, err := f.writeLimit(op); err != nil && limit < cut {
 		cut, cutErr, limited = limit, err, true
 	}
-	if err := vfs.WriteFile(f.inner, name, data[:cut], perm); err != nil || cutErr == nil {
+	err := f.observe(change{dirs: []string{parent(name)}, trunc: name}, func() error {
+		return vfs.WriteFile(f.inner, name, data[:cut], perm)
+	})
+	if err != nil || cutErr == nil {
 		return err
 	}
 	if limited {
@@ -287,7 +311,7 @@ func (f *FS) Mkdir(name string, perm fs.FileMode) error {
 	if err := f.begin(Op{Kind: KindMkdir, Path: name, Mutates: true}); err != nil {
 		return pathErr(KindMkdir, name, err)
 	}
-	return vfs.Mkdir(f.inner, name, perm)
+	return f.observe(change{dirs: []string{parent(name)}}, func() error { return vfs.Mkdir(f.inner, name, perm) })
 }
 
 // MkdirAll creates a directory and its missing parents.
@@ -295,7 +319,7 @@ func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 	if err := f.begin(Op{Kind: KindMkdirAll, Path: name, Mutates: true}); err != nil {
 		return pathErr(KindMkdirAll, name, err)
 	}
-	return vfs.MkdirAll(f.inner, name, perm)
+	return f.observe(change{dirs: ancestors(name)}, func() error { return vfs.MkdirAll(f.inner, name, perm) })
 }
 
 // Remove removes a file, link or empty directory.
@@ -303,7 +327,7 @@ func (f *FS) Remove(name string) error {
 	if err := f.begin(Op{Kind: KindRemove, Path: name, Mutates: true}); err != nil {
 		return pathErr(KindRemove, name, err)
 	}
-	return vfs.Remove(f.inner, name)
+	return f.observe(change{dirs: []string{parent(name)}}, func() error { return vfs.Remove(f.inner, name) })
 }
 
 // RemoveAll removes a tree.
@@ -311,7 +335,7 @@ func (f *FS) RemoveAll(name string) error {
 	if err := f.begin(Op{Kind: KindRemoveAll, Path: name, Mutates: true}); err != nil {
 		return pathErr(KindRemoveAll, name, err)
 	}
-	return vfs.RemoveAll(f.inner, name)
+	return f.observe(change{dirs: []string{parent(name)}}, func() error { return vfs.RemoveAll(f.inner, name) })
 }
 
 // Rename renames oldname to newname.
@@ -319,7 +343,7 @@ func (f *FS) Rename(oldname, newname string) error {
 	if err := f.begin(Op{Kind: KindRename, Path: oldname, NewPath: newname, Mutates: true}); err != nil {
 		return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: err}
 	}
-	return vfs.Rename(f.inner, oldname, newname)
+	return f.observe(change{dirs: []string{parent(oldname), parent(newname)}}, func() error { return vfs.Rename(f.inner, oldname, newname) })
 }
 
 // Symlink creates newname as a link to oldname.
@@ -327,7 +351,7 @@ func (f *FS) Symlink(oldname, newname string) error {
 	if err := f.begin(Op{Kind: KindSymlink, Path: oldname, NewPath: newname, Mutates: true}); err != nil {
 		return &os.LinkError{Op: "symlink", Old: oldname, New: newname, Err: err}
 	}
-	return vfs.Symlink(f.inner, oldname, newname)
+	return f.observe(change{dirs: []string{parent(newname)}}, func() error { return vfs.Symlink(f.inner, oldname, newname) })
 }
 
 // Chmod changes the mode of the named file.
@@ -335,7 +359,7 @@ func (f *FS) Chmod(name string, mode fs.FileMode) error {
 	if err := f.begin(Op{Kind: KindChmod, Path: name, Mutates: true}); err != nil {
 		return pathErr(KindChmod, name, err)
 	}
-	return vfs.Chmod(f.inner, name, mode)
+	return f.observe(change{chmod: name}, func() error { return vfs.Chmod(f.inner, name, mode) })
 }
 
 // Chtimes changes the times of the named file.
@@ -344,4 +368,19 @@ func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 		return pathErr(KindChtimes, name, err)
 	}
 	return vfs.Chtimes(f.inner, name, atime, mtime)
+}
+
+// SyncDir syncs the named directory of the wrapped FS ([vfs.SyncDir]): a
+// "syncdir" operation, which a rule may fail (as a disk's fsync fails
+// with EIO). In the power-cut model the directory's entries reach the
+// disk.
+func (f *FS) SyncDir(name string) error {
+	if err := f.begin(Op{Kind: KindSyncDir, Path: name}); err != nil {
+		return pathErr(KindSyncDir, name, err)
+	}
+	if err := vfs.SyncDir(f.inner, name); err != nil {
+		return err
+	}
+	f.syncedDir(name)
+	return nil
 }

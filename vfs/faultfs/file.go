@@ -82,6 +82,20 @@ func (fl *file) Write(p []byte) (int, error) {
 	return n, pathErr(KindWrite, fl.name, cutErr)
 }
 
+// Sync is a "sync" operation: it may fail by a rule (as fsync fails
+// with EIO), and otherwise syncs the wrapped file ([vfs.Sync]); in the
+// power-cut model the file's data and attributes reach the disk.
+func (fl *file) Sync() error {
+	if err := fl.fsys.begin(Op{Kind: KindSync, Path: fl.name}); err != nil {
+		return pathErr(KindSync, fl.name, err)
+	}
+	if err := vfs.Sync(fl.f); err != nil {
+		return err
+	}
+	fl.fsys.synced(fl)
+	return nil
+}
+
 // Close is a "close" operation. An injected failure still closes the
 // wrapped file, as a failing close(2) still releases the descriptor.
 func (fl *file) Close() error {

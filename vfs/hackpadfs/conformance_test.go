@@ -144,3 +144,14 @@ func (b *back) Chmod(name string, mode fs.FileMode) error {
 func (b *back) Chtimes(name string, atime, mtime time.Time) error {
 	return fixErr(b.h.Chtimes(hname(name), atime, mtime), name)
 }
+
+// SyncDir opens the directory through the hackpadfs view and syncs it,
+// as a program written against hackpadfs would.
+func (b *back) SyncDir(name string) error {
+	f, err := b.h.Open(hname(name))
+	if err != nil {
+		return fixErr(err, name)
+	}
+	defer f.Close()
+	return fixErr(vfs.Sync(f), name)
+}

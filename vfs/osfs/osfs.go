@@ -24,7 +24,10 @@ type FS struct {
 	rooted bool
 }
 
-var _ vfs.ReadWriteFS = (*FS)(nil)
+var (
+	_ vfs.ReadWriteFS = (*FS)(nil)
+	_ vfs.SyncDirFS   = (*FS)(nil)
+)
 
 // New returns the host file system: names are absolute host paths, passed
 // to the kernel unchanged. A relative name yields an *fs.PathError wrapping
@@ -317,4 +320,32 @@ func (f *FS) Chmod(name string, mode fs.FileMode) error {
 // following links; a zero time leaves that time unchanged.
 func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 	return f.call("chtimes", name, func() error { return f.rootedChtimes(name, atime, mtime) }, func() error { return os.Chtimes(name, atime, mtime) })
+}
+
+// SyncDir commits the entries of the named directory to stable storage,
+// following links: it opens the directory and fsyncs it, so that a file
+// created, renamed into or removed from it before the call keeps its new
+// name after a power cut. A name that is not a directory fails with
+// [vfs.ErrNotDir]. Errors are *fs.PathError with Op "sync".
+func (f *FS) SyncDir(name string) error {
+	return f.call("sync", name, func() error { return f.rootedSyncDir(name) }, func() error { return syncDir(name) })
+}
+
+// syncDir fsyncs the host directory name.
+func syncDir(name string) error {
+	d, err := os.Open(name)
+	if err != nil {
+		// The errno alone: the caller's error says "sync".
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			return pe.Err
+		}
+		return err
+	}
+	defer d.Close()
+	if fi, err := d.Stat(); err != nil {
+		return err
+	} else if !fi.IsDir() {
+		return vfs.ErrNotDir
+	}
+	return d.Sync()
 }

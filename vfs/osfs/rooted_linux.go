@@ -579,3 +579,12 @@ func (s *statInfo) setMode() {
 	}
 	s.mode = m
 }
+
+func (f *FS) rootedSyncDir(name string) error {
+	fd, err := f.open(name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return ignoringEINTR(func() error { return unix.Fsync(fd) })
+}

@@ -26,3 +26,4 @@ func (f *FS) rootedRemoveAll(string) error                          { return err
 func (f *FS) rootedRename(string, string) error                     { return errRooted }
 func (f *FS) rootedChmod(string, fs.FileMode) error                 { return errRooted }
 func (f *FS) rootedChtimes(string, time.Time, time.Time) error      { return errRooted }
+func (f *FS) rootedSyncDir(string) error                            { return errRooted }

@@ -94,7 +94,10 @@ func (f *FS) unlockWrite() {
 	f.mu.Unlock()
 }
 
-var _ vfs.ReadWriteFS = (*FS)(nil)
+var (
+	_ vfs.ReadWriteFS = (*FS)(nil)
+	_ vfs.SyncDirFS   = (*FS)(nil)
+)
 
 // New returns an overlay of lower, which it only reads (through Lstat,
 // ReadLink, ReadDir and ReadFile, or their fallbacks in package vfs). It

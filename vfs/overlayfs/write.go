@@ -466,3 +466,27 @@ func (f *FS) Chtimes(name string, atime, mtime time.Time) error {
 	}
 	return f.upper.Chtimes(name, atime, mtime)
 }
+
+// SyncDir syncs the named directory of the merged view, following links:
+// the upper layer's copy of it is synced ([vfs.MemFS.SyncDir], which
+// records it); a directory the lower layer alone shows has no change to
+// commit. It fails as the OS backend's does, with an *fs.PathError whose
+// Op is "sync": wrapping fs.ErrNotExist for a missing name, vfs.ErrNotDir
+// for one that is not a directory.
+func (f *FS) SyncDir(name string) error {
+	fi, err := f.Stat(name)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return pathErr("sync", name, pe.Err)
+		}
+		return err
+	}
+	if !fi.IsDir() {
+		return pathErr("sync", name, vfs.ErrNotDir)
+	}
+	if _, err := f.upper.Stat(name); err == nil {
+		return f.upper.SyncDir(name)
+	}
+	return nil
+}
