@@ -2,7 +2,9 @@ package composite
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -180,6 +182,12 @@ func (s *skillResolver) resolveEntry(entry resolve.Skill, scope string, problems
 // copies and, when nothing is wrong with it, writes the generated skill
 // and returns its directory.
 func (s *skillResolver) resolveCatalogSkill(skill *catalogSkill, added []resolve.Reference, addedRoot string, problems *[]skillProblem) (string, error) {
+	if problem, err := s.syncedSkillLinks(skill); problem != nil || err != nil {
+		if problem != nil {
+			*problems = append(*problems, *problem)
+		}
+		return "", err
+	}
 	doc, problem := readSkillDocument(s.fsys, skill.skillPath)
 	if problem != nil {
 		*problems = append(*problems, *problem)
@@ -204,6 +212,51 @@ func (s *skillResolver) resolveCatalogSkill(skill *catalogSkill, added []resolve
 		return "", nil
 	}
 	return gen, nil
+}
+
+// syncedSkillLinks applies the rule of synced content to a skill that
+// lies in a checkout ([resolve.SyncedCheckout]): the skill directory and
+// every link it ships must stay in the checkout, links resolved, or the
+// skill is refused with a problem before anything of it is read or
+// copied (a link is copied with its target made absolute, so a link out
+// would put the file it leads to into the composite). A skill of the
+// user's own is not checked.
+func (s *skillResolver) syncedSkillLinks(skill *catalogSkill) (*skillProblem, error) {
+	checkout := resolve.SyncedCheckout(s.res.Home, skill.dir)
+	if checkout == "" {
+		return nil, nil
+	}
+	refuse := func(err error) (*skillProblem, error) {
+		if _, ok := errors.AsType[*resolve.EscapeError](err); ok {
+			return &skillProblem{path: skill.skillPath, message: fmt.Sprintf("Skill '%s' is not copied: %s.", skill.id, err)}, nil
+		}
+		return nil, err
+	}
+	if err := resolve.Confine(s.fsys, skill.dir, checkout); err != nil {
+		return refuse(err)
+	}
+	var walk func(dir string) (*skillProblem, error)
+	walk = func(dir string) (*skillProblem, error) {
+		list, err := vfs.ReadDir(s.fsys, dir)
+		if err != nil {
+			return nil, &WriteError{Step: "check skill", Path: dir, Err: err}
+		}
+		for _, e := range list {
+			p := vfs.Join(dir, e.Name())
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				if err := resolve.Confine(s.fsys, p, checkout); err != nil {
+					return refuse(err)
+				}
+			case e.IsDir():
+				if problem, err := walk(p); problem != nil || err != nil {
+					return problem, err
+				}
+			}
+		}
+		return nil, nil
+	}
+	return walk(skill.dir)
 }
 
 // declaringRoot is the root the references an {id, references} entry adds
