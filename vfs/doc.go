@@ -64,6 +64,16 @@
 // injected clock ([MemOptions]). [MemFS.Clone] copies a file system in
 // constant time; the copies share nodes until one changes them.
 //
+// # Platforms
+//
+// A MemFS behaves like Linux unless [MemOptions].Platform names another
+// [Platform]: [PlatformDarwin] looks names up as APFS's default
+// case-insensitive variant does (case and Unicode normalization folded,
+// [FoldName]), keeping the spelling each entry was created with, and
+// applies macOS's PATH_MAX; [PlatformWin32] folds case as NTFS does. The
+// same fixtures then run in memory as macOS and Windows users' machines
+// would answer them.
+//
 // # Snapshots
 //
 // [Snapshot] records a tree as a [Tree] (explicit directories, file

@@ -21,6 +21,29 @@ type MemOptions struct {
 	// Umask holds the permission bits cleared from the modes given to
 	// creating calls, like a process's umask. The zero value clears none.
 	Umask fs.FileMode
+	// Platform is the operating system whose default file system the
+	// MemFS imitates; "" means [PlatformLinux], whose behaviour is the
+	// rest of this documentation's. [PlatformDarwin] is APFS's
+	// case-insensitive variant, macOS's default: a name is looked up by
+	// its key ([FoldName]: case and Unicode normalization folded), so that
+	// "SKILL.md" opens "skill.md" and "Café" (NFC) opens "Café" (NFD); an
+	// entry keeps the spelling it was created with, which ReadDir returns
+	// and which creating, opening or writing it under another spelling
+	// leaves as it is (O_CREATE opens the existing entry, O_EXCL gives
+	// EEXIST, Mkdir and Symlink give EEXIST); renaming an entry to another
+	// spelling of itself renames it in place, and renaming onto another
+	// entry that folds to the new name replaces it under the new
+	// spelling; a name created must be valid UTF-8 (EILSEQ otherwise);
+	// PATH_MAX is 1024 ([PathMaxOf]), NAME_MAX 255 bytes as on Linux.
+	// Every other answer, errno included, is Linux's: the calls MemFS
+	// models give the same errno on macOS. [PlatformWin32] folds case
+	// only (NTFS's upcase of each UTF-16 unit, no normalization) and
+	// keeps spellings the same way; Windows's drive letters, backslashes,
+	// reserved names (CON, NUL, …), forbidden characters and path limits
+	// are not modelled: names stay absolute slash-separated paths, so that
+	// the same fixtures run under every platform. A folding MemFS finds a
+	// name that is not stored exactly by scanning the directory's entries.
+	Platform Platform
 }
 
 // MemFS is an in-memory file system that models a whole machine with the
@@ -58,6 +81,8 @@ type MemFS struct {
 	// syncs counts the calls of Sync on files and of SyncDir (see
 	// [MemFS.Syncs]).
 	syncs syncCounts
+	// p is the platform's personality, nil for Linux.
+	p *personality
 }
 
 // An owner identifies the MemFS that may mutate a node in place. Nodes
@@ -107,7 +132,7 @@ func (n *node) isSymlink() bool { return n.mode&fs.ModeSymlink != 0 }
 // NewMemFS returns an empty MemFS holding only the root directory "/"
 // (mode 0755).
 func NewMemFS(opts MemOptions) *MemFS {
-	m := &MemFS{clock: opts.Clock, umask: opts.Umask & fs.ModePerm}
+	m := &MemFS{clock: opts.Clock, umask: opts.Umask & fs.ModePerm, p: personalityOf(opts.Platform)}
 	if m.clock == nil {
 		m.clock = time.Now
 	}
@@ -128,9 +153,18 @@ func (m *MemFS) Clone() *MemFS {
 	// like the clone. Reads hold mu shared and never look at own; calls
 	// that change the tree hold it exclusively, so none runs meanwhile.
 	m.own.Store(newOwner())
-	c := &MemFS{root: m.root, nextIno: m.nextIno, clock: m.clock, umask: m.umask}
+	c := &MemFS{root: m.root, nextIno: m.nextIno, clock: m.clock, umask: m.umask, p: m.p}
 	c.own.Store(newOwner())
 	return c
+}
+
+// Platform returns the platform whose file system m imitates
+// ([MemOptions].Platform).
+func (m *MemFS) Platform() Platform {
+	if m.p == nil {
+		return PlatformLinux
+	}
+	return m.p.platform
 }
 
 // owner returns the owner of the nodes m may change in place; the caller
@@ -200,11 +234,20 @@ type memStep struct {
 	name string
 }
 
-// memLookup is MemFS's [Lookup].
-type memLookup struct{}
+// memLookup is MemFS's [Lookup]; p is the file system's personality.
+// A name found by folding is returned under its stored spelling, so that
+// the chain of names walk records, and the base name of an existing
+// entry, are those the tree holds; a missing name keeps the caller's
+// spelling, with which it is created.
+type memLookup struct{ p *personality }
 
-func (memLookup) Child(dir memStep, _ string, _ int, name string) (memStep, Kind, error) {
+func (l memLookup) Child(dir memStep, _ string, _ int, name string) (memStep, Kind, error) {
 	c := dir.n.child(name)
+	if c == nil && l.p != nil {
+		if stored, f := l.p.find(dir.n, name); f != nil {
+			name, c = stored, f
+		}
+	}
 	return memStep{n: c, name: name}, c.kind(), nil
 }
 
@@ -228,8 +271,11 @@ func (n *node) kind() Kind {
 // The returned error is a bare errno; the caller wraps it with its op and
 // the caller's name.
 func (m *MemFS) walk(name string, flags int) (walkResult, error) {
+	if m.p != nil && len(name) >= m.p.pathMax {
+		return walkResult{}, syscall.ENAMETOOLONG
+	}
 	var buf [16]memStep
-	parents, r, _, err := Resolve[memStep](memLookup{}, memStep{n: m.root}, name, ResolveMode(flags&^walkChain), buf[:0], nil)
+	parents, r, _, err := Resolve[memStep](memLookup{m.p}, memStep{n: m.root}, name, ResolveMode(flags&^walkChain), buf[:0], nil)
 	if err != nil {
 		return walkResult{}, err
 	}
@@ -762,6 +808,9 @@ func (m *MemFS) openLocked(op, name string, flag int, perm fs.FileMode) (*node, 
 	if strings.HasSuffix(name, "/") {
 		return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: syscall.EISDIR}
 	}
+	if err := m.createErr(res.base); err != nil {
+		return nil, walkResult{}, &fs.PathError{Op: op, Path: name, Err: err}
+	}
 	n := m.addNode(m.mutableDir(res.chain()), res.base, perm&fs.ModePerm&^m.umask|perm&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
 	n.ownData.Store(true)
 	return n, res, nil
@@ -792,6 +841,9 @@ func (m *MemFS) mkdirLocked(name string, perm fs.FileMode) error {
 	}
 	if res.n != nil {
 		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.EEXIST}
+	}
+	if err := m.createErr(res.base); err != nil {
+		return &fs.PathError{Op: "mkdir", Path: name, Err: err}
 	}
 	m.addNode(m.mutableDir(res.chain()), res.base, fs.ModeDir|perm&fs.ModePerm&^m.umask|perm&(fs.ModeSetgid|fs.ModeSticky))
 	return nil
@@ -836,7 +888,7 @@ func (m *MemFS) mkdirAllPlain(name string, perm fs.FileMode) (done bool, err err
 	// against the general one): mutants of this bound and of the
 	// component length test in the first loop are equivalent.
 	//mutants:equivalent CONDITIONALS_BOUNDARY CONDITIONALS_NEGATION
-	if !plainName(name) || len(name) >= PathMax {
+	if !plainName(name) || len(name) >= PathMax || m.p != nil {
 		return false, nil
 	}
 	cur := m.root
@@ -1062,7 +1114,19 @@ func (m *MemFS) Rename(oldname, newname string) error {
 		return lerr(syscall.ENOTDIR)
 	}
 	if dst.n == src.n {
+		if m.p != nil {
+			return m.respell(src, oldname, newname)
+		}
 		return nil
+	}
+	spell := dst.base
+	if m.p != nil {
+		// The new entry takes the caller's spelling; an entry that
+		// folds to it is replaced.
+		spell = finalName(newname)
+		if err := m.createErr(spell); err != nil {
+			return lerr(err)
+		}
 	}
 	srcPath := append(slices.Clone(src.chain()), src.base)
 	if dst.n != nil {
@@ -1098,10 +1162,54 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	sp.removeChild(src.base)
 	sp.mtime = now
 	dp := m.mutableDir(dst.chain())
-	m.setChild(dp, dst.base, moved)
+	if spell != dst.base {
+		dp.removeChild(dst.base)
+	}
+	m.setChild(dp, spell, moved)
 	dp.mtime = now
-	m.renameHandles(canonical(src), canonical(dst))
+	to := dst
+	to.base = spell
+	m.renameHandles(canonical(src), canonical(to))
 	return nil
+}
+
+// respell is Rename of an entry to a name that resolves to the entry
+// itself, on a folding file system. As in macOS's rename(2), two final
+// components spelled alike, byte for byte, rename nothing, whatever the
+// entry's stored spelling; otherwise the entry takes the new name's
+// spelling, in place (a change of case, or of normalization).
+func (m *MemFS) respell(src walkResult, oldname, newname string) error {
+	spell := finalName(newname)
+	if spell == finalName(oldname) || spell == src.base || FoldName(m.p.platform, spell) != FoldName(m.p.platform, src.base) {
+		return nil
+	}
+	if err := m.createErr(spell); err != nil {
+		return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: err}
+	}
+	sp := m.mutableDir(src.chain())
+	moved := sp.child(src.base)
+	sp.removeChild(src.base)
+	m.setChild(sp, spell, moved)
+	sp.mtime = m.clock()
+	to := src
+	to.base = spell
+	m.renameHandles(canonical(src), canonical(to))
+	return nil
+}
+
+// finalName returns the final component of a name, trailing slashes
+// dropped.
+func finalName(name string) string {
+	return path.Base(strings.TrimRight(name, "/"))
+}
+
+// createErr is the platform's errno for creating an entry named base,
+// beyond Linux's rules (nil on Linux).
+func (m *MemFS) createErr(base string) error {
+	if m.p == nil {
+		return nil
+	}
+	return m.p.createErr(base)
 }
 
 // Symlink creates newname as a symbolic link to oldname, stored verbatim.
@@ -1121,6 +1229,12 @@ func (m *MemFS) Symlink(oldname, newname string) error {
 	}
 	if strings.HasSuffix(newname, "/") {
 		return lerr(syscall.ENOENT)
+	}
+	if m.p != nil && len(oldname) >= m.p.pathMax {
+		return lerr(syscall.ENAMETOOLONG)
+	}
+	if err := m.createErr(res.base); err != nil {
+		return lerr(err)
 	}
 	m.addNode(m.mutableDir(res.chain()), res.base, fs.ModeSymlink|0o777).target = oldname
 	return nil

@@ -1,0 +1,261 @@
+package vfs_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+const (
+	cafeNFC = "Caf\u00e9"  // é precomposed
+	cafeNFD = "Cafe\u0301" // e + combining acute
+)
+
+// names lists the entries of dir as ReadDir gives them.
+func names(t *testing.T, m *vfs.MemFS, dir string) []string {
+	t.Helper()
+	entries, err := m.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func TestParsePlatform(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "linux", "darwin", "win32"} {
+		p, err := vfs.ParsePlatform(s)
+		if err != nil || (s != "" && string(p) != s) || (s == "" && p != vfs.PlatformLinux) {
+			t.Errorf("ParsePlatform(%q) = %q, %v", s, p, err)
+		}
+	}
+	if _, err := vfs.ParsePlatform("macos"); err == nil || !strings.Contains(err.Error(), `"macos"`) {
+		t.Errorf("ParsePlatform(macos) = %v, want an error naming it", err)
+	}
+}
+
+func TestFoldName(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		p    vfs.Platform
+		a, b string
+		same bool
+	}{
+		{vfs.PlatformLinux, "SKILL.md", "skill.md", false},
+		{vfs.PlatformLinux, cafeNFC, cafeNFD, false},
+		{vfs.PlatformDarwin, "SKILL.md", "skill.md", true},
+		{vfs.PlatformDarwin, cafeNFC, cafeNFD, true},
+		{vfs.PlatformDarwin, "caf\u00c9", cafeNFD, true}, // É precomposed, other case
+		{vfs.PlatformDarwin, "\u212a", "k", true},        // KELVIN SIGN folds to k
+		{vfs.PlatformDarwin, "stra\u00dfe", "strasse", true},
+		{vfs.PlatformDarwin, "a.md", "b.md", false},
+		{vfs.PlatformWin32, "SKILL.md", "skill.md", true},
+		{vfs.PlatformWin32, cafeNFC, cafeNFD, false},
+		{vfs.PlatformWin32, "caf\u00e9", "CAF\u00c9", true},
+		{vfs.PlatformWin32, "stra\u00dfe", "strasse", false},
+	}
+	for _, tt := range tests {
+		got := vfs.FoldName(tt.p, tt.a) == vfs.FoldName(tt.p, tt.b)
+		if got != tt.same {
+			t.Errorf("%s: FoldName(%q) == FoldName(%q) is %v, want %v", tt.p, tt.a, tt.b, got, tt.same)
+		}
+	}
+}
+
+// TestDarwinLookups pins the APFS behaviour MemFS's macOS personality
+// imitates, and that Linux's MemFS does not have.
+func TestDarwinLookups(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{Platform: vfs.PlatformDarwin})
+	if m.Platform() != vfs.PlatformDarwin {
+		t.Fatalf("Platform() = %q", m.Platform())
+	}
+	mustAll(t,
+		m.MkdirAll("/Skills/Demo", 0o755),
+		m.WriteFile("/Skills/Demo/skill.md", []byte("one"), 0o644),
+		m.WriteFile("/Skills/Demo/"+cafeNFD+".md", []byte("nfd"), 0o644),
+	)
+	// Any case, any normalization, any component.
+	for _, name := range []string{"/skills/demo/SKILL.md", "/SKILLS/DEMO/Skill.MD", "/skills/demo/" + cafeNFC + ".md", "/skills/demo/CAF\u00c9.md"} {
+		if _, err := m.Stat(name); err != nil {
+			t.Errorf("Stat(%q): %v", name, err)
+		}
+	}
+	// Writing under another spelling writes the entry, keeping its name.
+	mustAll(t, m.WriteFile("/skills/DEMO/SKILL.md", []byte("two"), 0o644))
+	if got := names(t, m, "/skills/demo"); !slices.Equal(got, []string{cafeNFD + ".md", "skill.md"}) {
+		t.Errorf("ReadDir = %q, want the stored spellings", got)
+	}
+	if b, _ := m.ReadFile("/Skills/Demo/skill.md"); string(b) != "two" {
+		t.Errorf("content = %q, want two", b)
+	}
+	// O_EXCL, Mkdir and Symlink see the existing entry.
+	if _, err := m.OpenFile("/skills/demo/Skill.md", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); !errors.Is(err, syscall.EEXIST) {
+		t.Errorf("O_EXCL on a case variant: %v, want EEXIST", err)
+	}
+	if err := m.Mkdir("/SKILLS", 0o755); !errors.Is(err, syscall.EEXIST) {
+		t.Errorf("Mkdir of a case variant: %v, want EEXIST", err)
+	}
+	if err := m.Symlink("x", "/skills/demo/"+cafeNFC+".MD"); !errors.Is(err, syscall.EEXIST) {
+		t.Errorf("Symlink at a normalization variant: %v, want EEXIST", err)
+	}
+	// Rename to another case of itself renames in place.
+	mustAll(t, m.Rename("/skills/demo/skill.md", "/skills/demo/SKILL.md"))
+	if got := names(t, m, "/Skills/Demo"); !slices.Equal(got, []string{cafeNFD + ".md", "SKILL.md"}) {
+		t.Errorf("after the case rename ReadDir = %q", got)
+	}
+	mustAll(t, m.Rename("/Skills", "/skills"))
+	if got := names(t, m, "/"); !slices.Equal(got, []string{"skills"}) {
+		t.Errorf("after renaming /Skills to /skills ReadDir(/) = %q", got)
+	}
+	// Renaming onto another entry that folds to the name replaces it, under the new spelling.
+	mustAll(t,
+		m.WriteFile("/skills/Demo/new", []byte("new"), 0o644),
+		m.Rename("/skills/demo/new", "/skills/demo/Skill.md"),
+	)
+	if got := names(t, m, "/skills/demo"); !slices.Equal(got, []string{cafeNFD + ".md", "Skill.md"}) {
+		t.Errorf("after replacing ReadDir = %q", got)
+	}
+	// Remove under another spelling removes the entry.
+	mustAll(t, m.Remove("/SKILLS/DEMO/"+cafeNFC+".md"))
+	if got := names(t, m, "/skills/demo"); !slices.Equal(got, []string{"Skill.md"}) {
+		t.Errorf("after Remove ReadDir = %q", got)
+	}
+	// A symlink target is stored verbatim and resolved with folding.
+	mustAll(t, m.Symlink("DEMO/skill.MD", "/skills/link"))
+	if b, err := m.ReadFile("/skills/LINK"); err != nil || string(b) != "new" {
+		t.Errorf("ReadFile through a link = %q, %v", b, err)
+	}
+	if tgt, _ := m.ReadLink("/skills/link"); tgt != "DEMO/skill.MD" {
+		t.Errorf("ReadLink = %q, want verbatim", tgt)
+	}
+}
+
+func TestDarwinLimitsAndErrnos(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{Platform: vfs.PlatformDarwin})
+	long := "/" + strings.Repeat("a/", 511) + "b" // 1024 bytes
+	if len(long) != 1024 {
+		t.Fatal(len(long))
+	}
+	if err := m.MkdirAll(long, 0o755); !errors.Is(err, syscall.ENAMETOOLONG) {
+		t.Errorf("MkdirAll of 1024 bytes: %v, want ENAMETOOLONG", err)
+	}
+	if err := m.MkdirAll(long[:1023], 0o755); err != nil {
+		t.Errorf("MkdirAll of 1023 bytes: %v", err)
+	}
+	if err := m.Symlink("/"+strings.Repeat("x", 1023), "/l"); !errors.Is(err, syscall.ENAMETOOLONG) {
+		t.Errorf("Symlink to a 1024-byte target: %v, want ENAMETOOLONG", err)
+	}
+	if err := m.WriteFile("/"+strings.Repeat("n", 256), nil, 0o644); !errors.Is(err, syscall.ENAMETOOLONG) {
+		t.Errorf("component of 256 bytes: %v, want ENAMETOOLONG", err)
+	}
+	for _, create := range []func(string) error{
+		func(n string) error { return m.WriteFile(n, nil, 0o644) },
+		func(n string) error { return m.Mkdir(n, 0o755) },
+		func(n string) error { return m.Symlink("x", n) },
+		func(n string) error { return m.Rename("/a", n) },
+	} {
+		if err := create("/bad\xff"); !errors.Is(err, syscall.EILSEQ) {
+			t.Errorf("creating a name that is not UTF-8: %v, want EILSEQ", err)
+		}
+	}
+	// Linux takes both.
+	l := vfs.NewMemFS(vfs.MemOptions{})
+	mustAll(t, l.WriteFile("/bad\xff", nil, 0o644), l.MkdirAll(long, 0o755))
+}
+
+func TestLinuxKeepsCase(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	mustAll(t,
+		m.WriteFile("/skill.md", []byte("a"), 0o644),
+		m.WriteFile("/SKILL.md", []byte("b"), 0o644),
+		m.WriteFile("/"+cafeNFC, nil, 0o644),
+	)
+	if _, err := m.Stat("/" + cafeNFD); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("NFD lookup of an NFC name on Linux: %v, want ENOENT", err)
+	}
+	mustAll(t, m.Rename("/skill.md", "/Skill.md"))
+	if got := names(t, m, "/"); !slices.Equal(got, []string{cafeNFC, "SKILL.md", "Skill.md"}) {
+		t.Errorf("ReadDir = %q", got)
+	}
+}
+
+func TestWin32FoldsCaseNotNormalization(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{Platform: vfs.PlatformWin32})
+	mustAll(t,
+		m.WriteFile("/Guide.md", []byte("a"), 0o644),
+		m.WriteFile("/guide.MD", []byte("b"), 0o644),
+		m.WriteFile("/"+cafeNFC, []byte("nfc"), 0o644),
+		m.WriteFile("/"+cafeNFD, []byte("nfd"), 0o644),
+	)
+	if got := names(t, m, "/"); !slices.Equal(got, []string{cafeNFD, cafeNFC, "Guide.md"}) {
+		t.Errorf("ReadDir = %q", got)
+	}
+	if b, _ := m.ReadFile("/GUIDE.md"); string(b) != "b" {
+		t.Errorf("content = %q, want the second write", b)
+	}
+	// Names that are not UTF-8 are not refused: NTFS's are UTF-16, what
+	// Windows makes of such bytes is not modelled.
+	mustAll(t, m.WriteFile("/bad\xff", nil, 0o644))
+}
+
+// TestFoldingBigDirectory checks folding lookups past the size at which a
+// directory keeps its entries in a map.
+func TestFoldingBigDirectory(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{Platform: vfs.PlatformDarwin})
+	mustAll(t, m.Mkdir("/d", 0o755))
+	for i := range 600 {
+		mustAll(t, m.WriteFile("/d/File"+strconv.Itoa(i), nil, 0o644))
+	}
+	if _, err := m.Stat("/D/FILE599"); err != nil {
+		t.Errorf("Stat in a big directory: %v", err)
+	}
+	if _, err := m.OpenFile("/d/file599", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("O_EXCL in a big directory: %v, want EEXIST", err)
+	}
+}
+
+// TestFoldingClone checks that a clone keeps the personality.
+func TestFoldingClone(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{Platform: vfs.PlatformDarwin})
+	mustAll(t, m.WriteFile("/A", nil, 0o644))
+	c := m.Clone()
+	if c.Platform() != vfs.PlatformDarwin {
+		t.Errorf("clone's Platform() = %q", c.Platform())
+	}
+	if _, err := c.Stat("/a"); err != nil {
+		t.Errorf("clone lookup: %v", err)
+	}
+}
+
+// TestDarwinRenameSameSpelling checks that a rename whose two names are
+// spelled alike renames nothing, even when the entry is stored in
+// another case, as on macOS (and exFAT); the exFAT differential found it.
+func TestDarwinRenameSameSpelling(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{Platform: vfs.PlatformDarwin})
+	mustAll(t, m.WriteFile("/a", nil, 0o644), m.Rename("/A", "/A"))
+	if got := names(t, m, "/"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("ReadDir = %q, want a", got)
+	}
+	mustAll(t, m.Rename("/A", "/a"))
+	if got := names(t, m, "/"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("ReadDir = %q, want a", got)
+	}
+}
