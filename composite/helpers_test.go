@@ -130,3 +130,17 @@ func checkWarnings(t testing.TB, want, got []string) {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }
+
+// dirNames lists the names in the directory dir.
+func dirNames(t testing.TB, fsys vfs.FS, dir string) []string {
+	t.Helper()
+	list, err := vfs.ReadDir(fsys, dir)
+	if err != nil {
+		t.Fatalf("ReadDir(%s): %v", dir, err)
+	}
+	names := make([]string, len(list))
+	for i, e := range list {
+		names[i] = e.Name()
+	}
+	return names
+}

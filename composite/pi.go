@@ -1,6 +1,7 @@
 package composite
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -191,7 +192,8 @@ const extensionPath = "outfitter/outfitter-extension.js"
 // FinishLaunch completes an interactive launch (§3.5; nothing happens for
 // a non-interactive one): on first-run onboarding it merges
 // "quietStartup": true into <root>/settings.json (through its link, so
-// into the durable pi settings); when the assets hold the extension it
+// into the durable pi settings, under the lock of that file; a file that
+// is not a JSON object is left alone, with the notice [QuietStartupSkipped]); when the assets hold the extension it
 // writes the support files and the launch extension, stamped with the
 // run's values ([PiRuntimeValues]), into the root's outfitter/ directory
 // and puts --extension <root>/outfitter/outfitter-extension.js first; and
@@ -202,9 +204,14 @@ func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]st
 		return nil, nil
 	}
 	dir := c.Root
+	var notices []string
 	if in.Onboarding != nil {
-		if err := quietStartup(fsys, vfs.Join(dir, "settings.json")); err != nil {
+		notice, err := quietStartup(fsys, vfs.Join(dir, "settings.json"))
+		if err != nil {
 			return nil, err
+		}
+		if notice != "" {
+			notices = append(notices, notice)
 		}
 	}
 	if hasAsset(in.Assets, AssetPiExtension) {
@@ -240,9 +247,9 @@ func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]st
 		return nil, err
 	}
 	if configured {
-		return nil, nil
+		return notices, nil
 	}
-	return []string{PiLoginNotice}, nil
+	return append(notices, PiLoginNotice), nil
 }
 
 // PiLoginNotice is what upstream prints before an interactive pi launch
@@ -250,25 +257,74 @@ func (Pi) FinishLaunch(fsys FS, in *Input, c *Composite, plan *LaunchPlan) ([]st
 const PiLoginNotice = "Outfitter will ask Pi to open `/login` automatically if Pi reports no available models after startup."
 
 // quietStartup rewrites name as JSON2 of its object with "quietStartup":
-// true, {} standing for a missing file, a file that is not JSON or JSON
-// that is not an object. It writes through a link, as upstream does.
-func quietStartup(fsys FS, name string) error {
-	obj := resolve.NewObject()
-	if data, err := vfs.ReadFile(fsys, name); err == nil {
-		if v, err := jsstack.ParseJSON(data); err == nil {
-			if o, ok := v.(*resolve.Object); ok {
-				obj = o
+// true, {} standing for a missing or empty file. It writes through a link,
+// as upstream does, holding the lock of the file the link leads to
+// ([vfs.LockFile]) from its read to its write, so a session that changes
+// the settings meanwhile loses nothing. A file that holds something other
+// than a JSON object (not JSON, or an array) is the user's and is left as
+// it is: the returned notice says so and the run goes on without
+// quietStartup (upstream replaces it by {"quietStartup": true}).
+func quietStartup(fsys FS, name string) (notice string, err error) {
+	if unlock, ok := lockThrough(fsys, name); ok {
+		defer func() {
+			if uerr := unlock(); uerr != nil && err == nil {
+				err = &WriteError{Step: "unlock", Path: name, Err: uerr}
 			}
+		}()
+	}
+	obj := resolve.NewObject()
+	if data, err := vfs.ReadFile(fsys, name); err == nil && len(bytes.TrimSpace(data)) > 0 {
+		v, perr := jsstack.ParseJSON(data)
+		o, ok := v.(*resolve.Object)
+		if perr != nil || !ok {
+			return fmt.Sprintf(QuietStartupSkipped, name), nil
 		}
+		obj = o
 	}
 	obj.Set("quietStartup", true)
 	if err := fsys.MkdirAll(path.Dir(name), 0o755); err != nil {
-		return &WriteError{Step: "create parent", Path: path.Dir(name), Err: err}
+		return "", &WriteError{Step: "create parent", Path: path.Dir(name), Err: err}
 	}
 	if err := fsys.WriteFile(name, []byte(json2(obj)), 0o644); err != nil {
-		return &WriteError{Step: "write file", Path: name, Err: err}
+		return "", &WriteError{Step: "write file", Path: name, Err: err}
 	}
-	return nil
+	return "", nil
+}
+
+// QuietStartupSkipped is the notice of a first-run onboarding whose pi
+// settings file (%s) holds something other than a JSON object: the file is
+// left as it is, without quietStartup.
+const QuietStartupSkipped = "Pi settings file '%s' is not a JSON object; leaving it unchanged (quietStartup not set)."
+
+// lockThrough takes the lock of the durable file that name leads to
+// (through its links, a dangling final link included) for a
+// read-modify-write, and returns its release; ok is false, and nothing is
+// locked, on a file system without locks ([vfs.LockFS]) or where the
+// file's directory does not exist yet (the write then fails as it would).
+func lockThrough(fsys FS, name string) (unlock func() error, ok bool) {
+	real := name
+	for range vfs.MaxSymlinkHops {
+		fi, err := vfs.Lstat(fsys, real)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		target, err := vfs.ReadLink(fsys, real)
+		if err != nil {
+			break
+		}
+		if !path.IsAbs(target) {
+			target = path.Join(path.Dir(real), target)
+		}
+		real = target
+	}
+	if r, err := vfs.EvalSymlinks(fsys, path.Dir(real)); err == nil {
+		real = vfs.Join(r, path.Base(real))
+	}
+	u, err := vfs.LockFile(fsys, real)
+	if err != nil {
+		return nil, false
+	}
+	return u.Unlock, true
 }
 
 // LoginStateError reports a pi login state file (auth.json, models.json)

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -237,10 +239,14 @@ func TestPiLoginStateUnreadable(t *testing.T) {
 // their keys and gain it.
 func TestPiOnboardingQuietStartup(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct{ name, before, want string }{
-		{"existing object", `{"theme":"dark","quietStartup":false,"z":1}`, "{\n  \"theme\": \"dark\",\n  \"quietStartup\": true,\n  \"z\": 1\n}\n"},
-		{"not JSON", `{`, "{\n  \"quietStartup\": true\n}\n"},
-		{"an array", `[1]`, "{\n  \"quietStartup\": true\n}\n"},
+	for _, tt := range []struct {
+		name, before, want string
+		left               bool // the file is left as it was, with a notice
+	}{
+		{"existing object", `{"theme":"dark","quietStartup":false,"z":1}`, "{\n  \"theme\": \"dark\",\n  \"quietStartup\": true,\n  \"z\": 1\n}\n", false},
+		{"empty", ` `, "{\n  \"quietStartup\": true\n}\n", false},
+		{"not JSON", `{"theme":`, `{"theme":`, true},
+		{"an array", `[1]`, `[1]`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -253,12 +259,20 @@ func TestPiOnboardingQuietStartup(t *testing.T) {
 			if _, err := r.Materialize(); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := r.Launch(); err != nil {
+			_, notices, err := r.Launch()
+			if err != nil {
 				t.Fatal(err)
 			}
 			data, err := fsys.ReadFile(home + "/.pi/agent/settings.json")
 			if err != nil || string(data) != tt.want {
 				t.Errorf("durable settings = %q, %v; want %q", data, err, tt.want)
+			}
+			skipped := fmt.Sprintf(composite.QuietStartupSkipped, r.Composite.Root+"/settings.json")
+			if got := slices.Contains(notices, skipped); got != tt.left {
+				t.Errorf("notices %q: holds %q = %v, want %v", notices, skipped, got, tt.left)
+			}
+			if names := dirNames(t, fsys, home+"/.pi/agent"); slices.Contains(names, ".settings.json.lock") {
+				t.Errorf("the settings lock file is left behind: %q", names)
 			}
 			ext, _ := fsys.ReadFile(r.Composite.Root + "/outfitter/outfitter-extension.js")
 			for _, line := range []string{`const OUTFITTER_DEFAULT_PROFILES_PATH = "/d";`, `const OUTFITTER_AUTO_OPEN = true;`} {
