@@ -230,7 +230,7 @@ func (x *execution) plan() error {
 	var res *resolve.Result
 	if onboarding != nil {
 		res = bootstrapResult(x.spec, onb.ID())
-	} else if res, err = resolve.Load(x.fsys, resolveOptions(x.spec, x.opts)); err != nil {
+	} else if res, err = x.resolve(); err != nil {
 		return err
 	}
 	x.res = res
@@ -254,6 +254,37 @@ func (x *execution) plan() error {
 	}
 	x.paths = x.run.Composite.StatePaths
 	return nil
+}
+
+// resolve loads the run's profile. A run that starts while another
+// session syncs a cache it reads waits for the sync to end and reads the
+// cache again (see sources.WaitForSyncs): it never plans from a checkout
+// half updated. A run without remote sources takes no lock.
+func (x *execution) resolve() (*resolve.Result, error) {
+	for {
+		res, err := resolve.Load(x.fsys, resolveOptions(x.spec, x.opts))
+		if err != nil {
+			return nil, err
+		}
+		if !sources.WaitForSyncs(x.fsys, cacheDirs(res)) {
+			return res, nil
+		}
+	}
+}
+
+// cacheDirs lists the cache directories a resolution read: those of its
+// synced remote profile sources and of its remote settings.
+func cacheDirs(res *resolve.Result) []string {
+	var dirs []string
+	for _, s := range res.Sources {
+		if s.Source.Remote() && s.Synced {
+			dirs = append(dirs, s.Source.CacheDir(res.Home))
+		}
+	}
+	for _, r := range res.Settings.RemoteSettings {
+		dirs = append(dirs, r.CacheDir(res.Home))
+	}
+	return dirs
 }
 
 // emit records a line of the run in its result and tells the observer.

@@ -95,6 +95,17 @@ func LockFile(fsys FS, name string) (Unlocker, error) {
 	return &fileLock{fsys: fsys, name: lockName, u: u}, nil
 }
 
+// TryLockFile is [LockFile] without waiting: a lock another session holds
+// gives an error wrapping [ErrLocked].
+func TryLockFile(fsys FS, name string) (Unlocker, error) {
+	lockName := LockName(name)
+	u, err := TryLock(fsys, lockName)
+	if err != nil {
+		return nil, err
+	}
+	return &fileLock{fsys: fsys, name: lockName, u: u}, nil
+}
+
 // fileLock is the lock of [LockFile]: it removes its lock file before it
 // unlocks.
 type fileLock struct {

@@ -28,6 +28,19 @@
 // checkout. A run that would break the rule is refused before anything
 // is written, with an error naming the file, the link and where it leads.
 //
+// # Concurrent sessions
+//
+// Every change of a cache directory holds its lock (vfs.LockFile of the
+// directory, a lock file beside it that exists while held): a sync of a
+// profile source or of remote settings, the fetch of an extension
+// checkout and its refresh. Two syncs of one cache run one after the
+// other, the second updating what the first cloned; a fetch that waited
+// finds the checkout made and leaves it; a failed clone is removed before
+// the lock is released, never under another session. A run that starts
+// while a cache it reads is being synced waits for the sync to end and
+// reads the cache again ([WaitForSyncs]): it never reads a checkout half
+// updated, and never an older one than the sync leaves.
+//
 // # Messages
 //
 // Progress lines ("outfitter: cloning catalog …") go to a progress

@@ -66,14 +66,33 @@ func Fetch(ctx context.Context, fsys FS, run Runner, checkouts []composite.Check
 		if _, err := vfs.Stat(fsys, c.Dir); err == nil {
 			continue
 		}
-		say(progress, "outfitter: caching extension "+c.Source+"…")
-		if err := fetch(ctx, fsys, run, c, progress); err != nil {
-			rerr := errors.Join(vfs.RemoveAll(fsys, c.Dir), vfs.RemoveAll(fsys, c.Dir+metadataSuffix))
-			if rerr != nil {
-				err = errors.Join(err, rerr)
-			}
+		if err := fetchLocked(ctx, fsys, run, c, progress); err != nil {
 			return &FetchError{Source: c.Source, Dir: c.Dir, Err: err}
 		}
+	}
+	return nil
+}
+
+// fetchLocked fetches one checkout holding the lock of its directory
+// (see [lockCache]): a checkout another session made while this one
+// waited is left as it is, and a failed fetch's checkout and sidecar are
+// removed before the lock is released, so no other session ever sees them
+// half made.
+func fetchLocked(ctx context.Context, fsys FS, run Runner, c composite.Checkout, progress func(string)) (err error) {
+	if err := vfs.MkdirAll(fsys, path.Dir(c.Dir), 0o755); err != nil {
+		return err
+	}
+	unlock, err := lockCache(fsys, c.Dir)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, unlock()) }()
+	if _, err := vfs.Stat(fsys, c.Dir); err == nil {
+		return nil
+	}
+	say(progress, "outfitter: caching extension "+c.Source+"…")
+	if err := fetch(ctx, fsys, run, c, progress); err != nil {
+		return errors.Join(err, vfs.RemoveAll(fsys, c.Dir), vfs.RemoveAll(fsys, c.Dir+metadataSuffix))
 	}
 	return nil
 }
@@ -190,9 +209,24 @@ func RefreshExtensions(ctx context.Context, fsys FS, run Runner, cache string, p
 			continue
 		}
 		say(progress, "outfitter: refreshing extension "+source+"…")
-		out = append(out, pull(ctx, fsys, run, source, dir, progress))
+		out = append(out, pullLocked(ctx, fsys, run, source, dir, progress))
 	}
 	return out, nil
+}
+
+// pullLocked is [pull] holding the lock of the checkout (see
+// [lockCache]), so that a refresh never runs beside a fetch or another
+// refresh of the same cache.
+func pullLocked(ctx context.Context, fsys FS, run Runner, source, dir string, progress func(string)) ExtensionResult {
+	unlock, err := lockCache(fsys, dir)
+	if err != nil {
+		return ExtensionResult{Source: source, Dir: dir, Status: ExtensionFailed, Message: err.Error()}
+	}
+	r := pull(ctx, fsys, run, source, dir, progress)
+	if err := unlock(); err != nil && r.Status != ExtensionFailed {
+		r.Status, r.Message = ExtensionFailed, err.Error()
+	}
+	return r
 }
 
 // pull fast-forwards one branch-tracking checkout.

@@ -2,6 +2,7 @@ package sources
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -254,11 +255,20 @@ func SyncSource(ctx context.Context, fsys FS, opts Options, s resolve.Source) So
 
 // gitSync is upstream's git synchronizer: a cache that exists is fetched
 // and fast-forwarded, or moved to the ref; one that does not is cloned,
-// shallow and single-branch, at the ref when there is one.
-func gitSync(ctx context.Context, fsys FS, opts Options, src remote, dir string) (Status, error) {
+// shallow and single-branch, at the ref when there is one. It holds the
+// lock of the cache directory throughout (see [lockCache]), so two syncs
+// of one cache, in one process or in two, run one after the other: the
+// second finds the first one's clone and updates it, and a failed clone's
+// directory is never removed while another sync uses it.
+func gitSync(ctx context.Context, fsys FS, opts Options, src remote, dir string) (_ Status, err error) {
 	if err := vfs.MkdirAll(fsys, path.Dir(dir), 0o755); err != nil {
 		return "", err
 	}
+	unlock, err := lockCache(fsys, dir)
+	if err != nil {
+		return "", err
+	}
+	defer func() { err = errors.Join(err, unlock()) }()
 	run := opts.Runner
 	if _, err := vfs.Stat(fsys, dir); err == nil {
 		say(opts.Progress, "outfitter: updating catalog "+src.display()+"…")
