@@ -381,7 +381,11 @@ func TestTemplates(t *testing.T) {
 	}{
 		{"output and tags", "[[= outfitter.agent ]]/[[% for x in outfitter.custom_settings.teams %]][[= x ]];[[% endfor %]]", "pi/a;b;", ""},
 		{"shell brackets untouched", "[[ -f package.json ]]", "[[ -f package.json ]]", ""},
-		{"strict variables", "[[= outfitter.missing ]]", "", "Cannot render Outfitter template in compositeProfile file 'outfitter/profile.json': "},
+		{"strict variables", "[[= outfitter.missing ]]", "", "Cannot render Outfitter template in compositeProfile file 'outfitter/profile.json': UndefinedVariableError: undefined variable: outfitter.missing, line:3, col:17"},
+		{"a filter LiquidJS does not know", "[[= outfitter.agent | nosuchfilter ]]", "", "Cannot render Outfitter template in compositeProfile file 'outfitter/profile.json': ParseError: undefined filter: nosuchfilter, line:3, col:13"},
+		{"an unclosed tag", "[[% if true %]]x", "", "Cannot render Outfitter template in compositeProfile file 'outfitter/profile.json': ParseError: tag [[% if true %]] not closed, line:3, col:13"},
+		{"filters with arguments, comparisons and whitespace control", "[[%- if outfitter.custom_settings.teams.size >= 2 -%]] [[= outfitter.custom_settings.teams | join | upcase | append: outfitter.custom_settings.teams.size ]] [[%- endif -%]]", "A B2", ""},
+		{"raw", "[[% raw %]][[= x ]][[% endraw %]]", "[[= x ]]", ""},
 		{"the profile's description and label", "[[= outfitter.profile.description ]]/[[= outfitter.profile.label.size ]]", "Builds things/72", ""},
 		{"a profile source binds the keys it sets alone", "[[% for s in outfitter.settings.profile_sources %]][[= s.size ]];[[% endfor %]]", "1;", ""},
 	}
@@ -394,8 +398,8 @@ func TestTemplates(t *testing.T) {
 			r, err := w.plan(t, fsys)
 			if tt.wantErr != "" {
 				var te *composite.TemplateError
-				if !errors.As(err, &te) || !strings.HasPrefix(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want prefix %q", err, tt.wantErr)
+				if !errors.As(err, &te) || err.Error() != tt.wantErr {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
 				}
 				return
 			}

@@ -1,16 +1,11 @@
 package composite
 
 import (
-	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf16"
 
-	"github.com/osteele/liquid"
-	"github.com/osteele/liquid/render"
-
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/resolve"
 )
 
@@ -19,11 +14,12 @@ import (
 type TemplateError struct {
 	// Path is the file's relative path.
 	Path string
-	// Err is the engine's error.
+	// Err is the engine's error, a [*jsstack.LiquidError].
 	Err error
 }
 
-// Error returns upstream's message.
+// Error returns upstream's message, LiquidJS's error quoted as String()
+// gives it.
 func (e *TemplateError) Error() string {
 	return fmt.Sprintf("Cannot render Outfitter template in compositeProfile file '%s': %v", e.Path, e.Err)
 }
@@ -36,24 +32,26 @@ func hasTemplate(content string) bool {
 	return strings.Contains(content, "[[=") || strings.Contains(content, "[[%")
 }
 
-// renderTemplates renders every file holding template markers with Liquid
-// ([[= ]] outputs, [[% %]] tags, strict variables) and appends the settings
-// paths to its source inputs (§1.7). Other files are left as they are.
+// renderTemplates renders every file holding template markers as upstream
+// does, with LiquidJS's twin ([[= ]] outputs, [[% %]] tags, strict filters
+// and variables; see [jsstack.RenderLiquid]), and appends the settings
+// paths to its source inputs (§1.7). Other files are left as they are. The
+// files of one call share one environment, as upstream's share one
+// context object: what increment and decrement write in one file, a later
+// file sees.
 func renderTemplates(c *Composite, in *Input) error {
-	var bindings map[string]any
-	var engine *liquid.Engine
+	var env *jsstack.LiquidEnv
 	for i := range c.Files {
 		f := &c.Files[i]
 		if !hasTemplate(f.Content) {
 			continue
 		}
-		if engine == nil {
-			engine = newTemplateEngine()
-			bindings = templateBindings(in)
+		if env == nil {
+			env = jsstack.NewLiquidEnv(templateBindings(in))
 		}
-		out, err := engine.ParseAndRenderString(f.Content, bindings)
+		out, err := jsstack.RenderLiquid(f.Content, env)
 		if err != nil {
-			return &TemplateError{Path: f.RelativePath, Err: undefinedVariable(err, f.Content, bindings)}
+			return &TemplateError{Path: f.RelativePath, Err: err}
 		}
 		f.Content = out
 		for _, p := range in.SettingsPaths {
@@ -65,208 +63,76 @@ func renderTemplates(c *Composite, in *Input) error {
 	return nil
 }
 
-// newTemplateEngine returns the Liquid engine of Outfitter templates:
-// [[= ]] outputs, [[% %]] tags, strict variables.
-func newTemplateEngine() *liquid.Engine {
-	engine := liquid.NewEngine().Delims("[[=", "]]", "[[%", "%]]")
-	engine.StrictVariables()
-	return engine
-}
-
-// UndefinedVariableError is LiquidJS's error for an output whose variable
-// is undefined under strict variables, which upstream quotes when a
-// template fails to render: its text is "UndefinedVariableError:
-// undefined variable: <path>, line:<line>, col:<col>", where path is the
-// variable's path up to its first undefined segment and line and col
-// (from 1, col in UTF-16 units as JavaScript counts) are where the
-// variable starts in the file.
-type UndefinedVariableError struct {
-	// Variable is the path up to the first undefined segment.
-	Variable string
-	// Line and Col locate the variable in the file, from 1.
-	Line, Col int
-	// Err is the Liquid engine's own error.
-	Err error
-}
-
-// Error returns LiquidJS's text.
-func (e *UndefinedVariableError) Error() string {
-	return fmt.Sprintf("UndefinedVariableError: undefined variable: %s, line:%d, col:%d", e.Variable, e.Line, e.Col)
-}
-
-// Unwrap returns the engine's error.
-func (e *UndefinedVariableError) Unwrap() error { return e.Err }
-
-// outputTag matches an output tag whose expression is a plain dotted
-// variable path: the form whose failure LiquidJS reports as an
-// [UndefinedVariableError] and whose failing segment the bindings tell.
-var outputTag = regexp.MustCompile(`^\[\[=(\s*)([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\]\]$`)
-
-// undefinedVariable returns err as LiquidJS words it when it is the
-// engine's undefined-variable error of an output tag holding a plain
-// variable path that the bindings do not define; any other error is
-// returned as it is, in the engine's own words. The engine gives the tag's
-// text and its line (from 0); the variable is the tag's first occurrence
-// from the start of that line, after the delimiter and blanks.
-func undefinedVariable(err error, content string, bindings map[string]any) error {
-	var re render.Error
-	if !errors.As(err, &re) || re.Cause() == nil || re.Cause().Error() != "undefined variable" {
-		return err
-	}
-	// The engine's text ends with " in " and the tag's text, which holds
-	// no " in " when it is a plain variable path. It begins with the
-	// cause's words, never with " in ", so "i > 0" is the same test.
-	text := err.Error()
-	if i := strings.LastIndex(text, " in "); i >= 0 {
-		text = text[i+len(" in "):]
-	}
-	m := outputTag.FindStringSubmatch(text)
-	if m == nil {
-		return err
-	}
-	variable, ok := firstUndefined(strings.Split(m[2], "."), bindings)
-	if !ok {
-		return err
-	}
-	start := 0
-	for range re.LineNumber() {
-		i := strings.IndexByte(content[start:], '\n')
-		if i < 0 {
-			return err
-		}
-		start += i + 1
-	}
-	i := strings.Index(content[start:], text)
-	if i < 0 {
-		return err
-	}
-	begin := start + i + len("[[=") + len(m[1])
-	line := 1 + strings.Count(content[:begin], "\n")
-	col := 1 + len(utf16.Encode([]rune(content[strings.LastIndexByte(content[:begin], '\n')+1:begin])))
-	return &UndefinedVariableError{Variable: variable, Line: line, Col: col, Err: err}
-}
-
-// firstUndefined walks path through the bindings as LiquidJS reads
-// properties and returns the path up to the first segment that is
-// undefined; ok is false when every segment is defined (a null value,
-// which LiquidJS renders as nothing, included).
-func firstUndefined(path []string, bindings map[string]any) (string, bool) {
-	var cur any = bindings
-	for i, seg := range path {
-		if cur == nil {
-			return "", false // LiquidJS reads any property of null as null
-		}
-		var next any
-		defined := false
-		switch v := cur.(type) {
-		case map[string]any:
-			next, defined = v[seg]
-			if !defined && seg == "size" {
-				next, defined = len(v), true
-			}
-		case []any:
-			switch {
-			case seg == "size":
-				next, defined = len(v), true
-			case seg == "first" && len(v) > 0:
-				next, defined = v[0], true
-			case seg == "last" && len(v) > 0:
-				next, defined = v[len(v)-1], true
-			}
-		case string:
-			if seg == "size" {
-				next, defined = len(utf16.Encode([]rune(v))), true
-			}
-		}
-		if !defined {
-			return strings.Join(path[:i+1], "."), true
-		}
-		cur = next
-	}
-	return "", false
-}
-
-func templateBindings(in *Input) map[string]any {
-	custom := plain(in.Settings.CustomSettings)
+// templateBindings returns upstream's template context: outfitter's
+// custom_settings, settings, profile, agent and project, as ordered
+// objects (the order shows in the json filter and in for loops over an
+// object).
+func templateBindings(in *Input) *resolve.Object {
+	custom := in.Settings.CustomSettings
 	if custom == nil {
-		custom = map[string]any{}
+		custom = resolve.NewObject()
 	}
-	var sources []any
+	sources := []any{}
 	for _, s := range in.Settings.ProfileSources {
-		m := map[string]any{}
+		m := resolve.NewObject()
 		if s.URI != "" {
-			m["uri"] = s.URI
+			m.Set("uri", s.URI)
 		}
 		if s.GitHub != "" {
-			m["github"] = s.GitHub
+			m.Set("github", s.GitHub)
 		}
 		if s.Path != "" {
-			m["path"] = s.Path
+			m.Set("path", s.Path)
 		}
 		if s.Ref != "" {
-			m["ref"] = s.Ref
+			m.Set("ref", s.Ref)
 		}
 		sources = append(sources, m)
 	}
-	var remote []any
+	remote := []any{}
 	for _, r := range in.Settings.RemoteSettings {
-		remote = append(remote, map[string]any{"uri": r.URI, "github": r.GitHub, "ref": r.Ref, "path": r.Path})
+		m := resolve.NewObject()
+		m.Set("uri", r.URI)
+		m.Set("github", r.GitHub)
+		m.Set("ref", r.Ref)
+		m.Set("path", r.Path)
+		remote = append(remote, m)
 	}
-	profile := map[string]any{}
+	profile := resolve.NewObject()
 	if p := in.Profile; p != nil {
-		profile["id"] = p.ID
+		profile.Set("id", p.ID)
 		if p.Label != nil {
-			profile["label"] = *p.Label
+			profile.Set("label", *p.Label)
 		}
 		if p.Description != nil {
-			profile["description"] = *p.Description
+			profile.Set("description", *p.Description)
 		}
 		inherits := make([]any, len(p.Inherits))
 		for i, s := range p.Inherits {
 			inherits[i] = s
 		}
-		profile["inherits"] = inherits
-		profile["controls"] = plain(p.Controls.Object)
-	}
-	return map[string]any{"outfitter": map[string]any{
-		"custom_settings": custom,
-		"settings": map[string]any{
-			"default_profile": in.Settings.DefaultProfile,
-			"profile_sources": sources,
-			"remote_settings": remote,
-			"cache_directory": in.Cache,
-			"custom_settings": custom,
-		},
-		"profile": profile,
-		"agent":   in.Agent,
-		"project": map[string]any{"root": in.Project},
-	}}
-}
-
-// plain converts a document value to maps and slices for the engine.
-func plain(v any) map[string]any {
-	o, ok := v.(*resolve.Object)
-	if !ok || o == nil {
-		return nil
-	}
-	m := make(map[string]any, o.Len())
-	for _, k := range o.Keys() {
-		x, _ := o.Get(k)
-		m[k] = plainValue(x)
-	}
-	return m
-}
-
-func plainValue(v any) any {
-	switch v := v.(type) {
-	case *resolve.Object:
-		return plain(v)
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = plainValue(e)
+		profile.Set("inherits", inherits)
+		controls := p.Controls.Object
+		if controls == nil {
+			controls = resolve.NewObject()
 		}
-		return out
+		profile.Set("controls", controls)
 	}
-	return v
+	settings := resolve.NewObject()
+	settings.Set("default_profile", in.Settings.DefaultProfile)
+	settings.Set("profile_sources", sources)
+	settings.Set("remote_settings", remote)
+	settings.Set("cache_directory", in.Cache)
+	settings.Set("custom_settings", custom)
+	project := resolve.NewObject()
+	project.Set("root", in.Project)
+	outfitter := resolve.NewObject()
+	outfitter.Set("custom_settings", custom)
+	outfitter.Set("settings", settings)
+	outfitter.Set("profile", profile)
+	outfitter.Set("agent", in.Agent)
+	outfitter.Set("project", project)
+	root := resolve.NewObject()
+	root.Set("outfitter", outfitter)
+	return root
 }
