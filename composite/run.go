@@ -2,6 +2,7 @@ package composite
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"slices"
@@ -16,7 +17,8 @@ import (
 // time.Now and the embedded assets.
 type Options struct {
 	// TempDir is the directory composite roots are created in ("/tmp"
-	// when empty).
+	// when empty), an absolute path of a directory that exists; Plan fails
+	// with a *resolve.OptionError naming it otherwise.
 	TempDir string
 	// Rand supplies the random bytes of the root's suffix; nil means
 	// crypto/rand.
@@ -45,6 +47,9 @@ type Options struct {
 	// name its error messages may hold.
 	RootCreated func(root string)
 }
+
+// tempDirFix says what a temporary directory option should be.
+const tempDirFix = "an existing directory to create composite profiles in: os.TempDir() on the host; a directory made first on a vfs.MemFS"
 
 // Request is one run to plan.
 type Request struct {
@@ -140,6 +145,9 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 	if tempDir == "" {
 		tempDir = "/tmp"
 	}
+	if err := resolve.CheckDir("composite.Options.TempDir", tempDir, tempDirFix); err != nil {
+		return nil, err
+	}
 	assets := opts.Assets
 	if assets == nil {
 		assets = DefaultAssets()
@@ -163,6 +171,13 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 	r.Adapter = adapter
 	root, err := CreateRoot(fsys, tempDir, res.ProfileID, adapter.ID(), opts.Rand)
 	if err != nil {
+		if _, serr := vfs.Stat(fsys, tempDir); errors.Is(serr, fs.ErrNotExist) {
+			return nil, &resolve.OptionError{
+				Option:  "composite.Options.TempDir",
+				Problem: fmt.Sprintf("is %q, a directory the file system does not hold (\"\" means /tmp)", opts.TempDir),
+				Fix:     "give " + tempDirFix,
+			}
+		}
 		return nil, err
 	}
 	if r.rootLock, err = LockRoot(fsys, root); err != nil {

@@ -151,7 +151,6 @@ func TestLoadSelectsAmongTheAgents(t *testing.T) {
 		{name: "the first is the default", agents: acmeAgents(t), want: "pi"},
 		{name: "explicit", agent: "acme", agents: acmeAgents(t), want: "acme"},
 		{name: "unknown to the set", agent: "claude", agents: acmeAgents(t), want: "Unknown agent 'claude'. Expected one of: pi, acme."},
-		{name: "no agents", agents: nil, want: "Unknown agent ''. Expected one of: ."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

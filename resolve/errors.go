@@ -3,6 +3,7 @@ package resolve
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -162,3 +163,48 @@ func (e *RemotePathError) Error() string {
 // ErrNoProfile reports that neither an explicit profile id nor
 // default_profile selects a profile.
 var ErrNoProfile = errors.New("Cannot run without a selected profile or default_profile in settings.yml; pass --profile or run `outfitter setup`.")
+
+// OptionError reports an option of a call that cannot be used as given,
+// most often one left at its zero value: Option names it as a caller
+// writes it ("resolve.Options.Agents"), Problem says what is wrong with
+// it and Fix what to give instead. The packages above resolve report
+// their own options with it too.
+type OptionError struct {
+	// Option is the option's qualified name.
+	Option string
+	// Problem is what is wrong with the value given.
+	Problem string
+	// Fix says what to give instead.
+	Fix string
+}
+
+func (e *OptionError) Error() string {
+	return e.Option + " " + e.Problem + ": " + e.Fix + "."
+}
+
+// CheckDir returns an [*OptionError] for option (a directory given as a
+// path of the file system, such as a home or a project directory) when
+// dir is not an absolute path, and nil when it is; what says what the
+// directory is for, the fix the error suggests.
+func CheckDir(option, dir, what string) error {
+	if path.IsAbs(dir) {
+		return nil
+	}
+	return &OptionError{Option: option, Problem: fmt.Sprintf("is %q, not an absolute path", dir), Fix: "give " + what}
+}
+
+// check reports the options Load cannot work with, before it reads
+// anything.
+func (o Options) check() error {
+	if o.Agents == nil {
+		return &OptionError{
+			Option:  "resolve.Options.Agents",
+			Problem: "is nil, so no agent is known and no profile can be validated",
+			Fix:     "give the agents profiles may configure: composite.DefaultRegistry().Agents() for pi and Claude, or the Agents() of a composite.Registry of your own",
+		}
+	}
+	if err := CheckDir("resolve.Options.Home", o.Home, "the home directory, whose .outfitter/settings.yml is read (os.UserHomeDir() on the host)"); err != nil {
+		return err
+	}
+	return CheckDir("resolve.Options.Project", o.Project, "the project directory, whose .outfitter/settings.yml is read (the working directory on the host)")
+}

@@ -15,10 +15,15 @@ import (
 // conventional directories, a [*RemotePathError], a [*ProfilesError],
 // [ErrNoProfile], a [*ResolveError], a [*TemplateError] or an
 // [*AgentError]; an FS error also comes back when a settings file exists
-// but cannot be read. Load panics if fsys is nil.
+// but cannot be read. Before reading anything, Load returns an
+// [*OptionError] for options it cannot work with: nil Agents, a Home or
+// Project that is not an absolute path. Load panics if fsys is nil.
 func Load(fsys FS, opts Options) (*Result, error) {
 	if fsys == nil {
 		panic("resolve: nil FS")
+	}
+	if err := opts.check(); err != nil {
+		return nil, err
 	}
 	loaded, err := opts.Cache.loadSettings(fsys, opts.Home, opts.Project, opts.Agents)
 	if err != nil {

@@ -18,10 +18,12 @@ type FS interface {
 // and Project must be absolute, slash-separated paths inside the FS.
 type Options struct {
 	// Home is the home directory given to the resolver (upstream's
-	// os.homedir()); settings live in Home/.outfitter.
+	// os.homedir()); settings live in Home/.outfitter. It is an absolute
+	// path of the file system, required.
 	Home string
-	// Project is the project directory (upstream's working directory). No
-	// upward search happens.
+	// Project is the project directory (upstream's working directory), an
+	// absolute path of the file system, required. No upward search
+	// happens.
 	Project string
 	// ProfileID is the explicitly selected profile (upstream's -p); empty
 	// means "use the merged default_profile".
@@ -32,8 +34,9 @@ type Options struct {
 	AgentID string
 	// Agents are the agents the run may use (package composite's
 	// registry gives them); they decide what default_agent and the agent
-	// blocks of controls may say. nil knows no agent, so that Load fails
-	// with an [*AgentError].
+	// blocks of controls may say. It is required: Load fails with an
+	// [*OptionError] naming it when it is nil.
+	// composite.DefaultRegistry().Agents() gives pi and Claude.
 	Agents *Agents
 	// CreateConventionalDirs creates, as upstream's run does, every local
 	// profile source that is exactly "profiles" next to the settings file

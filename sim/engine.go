@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -37,7 +38,9 @@ type Options struct {
 	// Assets holds Outfitter's own files (bundled skill, pi extension); nil
 	// means the embedded defaults.
 	Assets fs.FS
-	// TempDir is where composite roots are created; "" means /tmp.
+	// TempDir is where composite roots are created; "" means /tmp. It
+	// must be an absolute path of a directory that exists: a run fails
+	// with a *resolve.OptionError naming it otherwise.
 	TempDir string
 	// Env is the process environment the agent inherits, as "NAME=value"
 	// strings (os.Environ's form; the last entry of a name wins, as the
@@ -76,7 +79,9 @@ func (o Options) registry() *composite.Registry {
 
 // Spec is one run, as the command line would give it.
 type Spec struct {
-	// Home and Project are absolute paths in the file system.
+	// Home and Project are absolute paths in the file system, required:
+	// a run without them fails with a *resolve.OptionError naming the
+	// field.
 	Home, Project string
 	// Agent and Profile select the adapter and the profile; empty means the
 	// settings defaults (--agent, --profile).
@@ -94,6 +99,15 @@ type Spec struct {
 	// SetupSource is the setup source a first-run onboarding offers
 	// (upstream's setupSourceUri); "" when none.
 	SetupSource string
+}
+
+// check reports a Spec that no run can start from: a home or project
+// directory that is not an absolute path (left out, most often).
+func (s Spec) check() error {
+	if err := resolve.CheckDir("sim.Spec.Home", s.Home, "the home directory, whose .outfitter/settings.yml is read (os.UserHomeDir() on the host)"); err != nil {
+		return err
+	}
+	return resolve.CheckDir("sim.Spec.Project", s.Project, "the project directory, whose .outfitter/settings.yml is read (the working directory on the host)")
 }
 
 // Result is what one run produced. Fields after the launch are set only
@@ -198,6 +212,9 @@ type execution struct {
 // its changes, and remove the composite root at the end. A failure of the
 // removal is the run's error when nothing failed before it.
 func execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options, r *Result) (err error) {
+	if err := spec.check(); err != nil {
+		return err
+	}
 	x := &execution{ctx: ctx, fsys: fsys, spec: spec, opts: opts, r: r}
 	if err := x.plan(); err != nil {
 		return err
@@ -246,6 +263,9 @@ func (x *execution) plan() error {
 	}
 	req := composite.Request{Result: res, PassThrough: x.spec.Args, Strict: x.spec.Strict, Env: x.opts.Env, Cwd: x.opts.Cwd, Onboarding: onboarding}
 	if x.run, err = composite.Plan(x.fsys, req, copts); err != nil {
+		if oe, ok := errors.AsType[*resolve.OptionError](err); ok && oe.Option == "composite.Options.TempDir" {
+			oe.Option = "sim.Options.TempDir" // the caller's name for it
+		}
 		return err
 	}
 	x.r.Root, x.r.Composite = x.run.Composite.Root, x.run.Composite

@@ -14,12 +14,22 @@ import (
 // ProfilesOptions selects the home and project of [ListProfiles] and
 // [LintProfiles].
 type ProfilesOptions struct {
-	// Home and Project are absolute paths of the file system.
+	// Home and Project are absolute paths of the file system, required:
+	// ListProfiles and LintProfiles fail with a *resolve.OptionError
+	// naming them otherwise.
 	Home, Project string
 	// Registry holds the agents; nil means composite.DefaultRegistry.
 	Registry *composite.Registry
 	// All lists template profiles too (upstream's --all).
 	All bool
+}
+
+// check reports a home or project directory that is not an absolute path.
+func (o ProfilesOptions) check() error {
+	if err := resolve.CheckDir("sim.ProfilesOptions.Home", o.Home, "the home directory, whose .outfitter/settings.yml is read (os.UserHomeDir() on the host)"); err != nil {
+		return err
+	}
+	return resolve.CheckDir("sim.ProfilesOptions.Project", o.Project, "the project directory, whose .outfitter/settings.yml is read (the working directory on the host)")
 }
 
 func (o ProfilesOptions) registry() *composite.Registry {
@@ -80,6 +90,9 @@ func (e *ListError) Error() string {
 // definition, templates only with All. The error is a [*ListError], or an
 // FS error for a settings file that cannot be read.
 func ListProfiles(fsys resolve.FS, opts ProfilesOptions) (*ProfileList, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	agents := opts.registry().Agents()
 	settings, err := resolve.LoadSettings(fsys, opts.Home, opts.Project, agents)
 	if err != nil {
@@ -153,6 +166,9 @@ func (d LintDiagnostic) String() string { return d.Severity + ": " + d.Path + " 
 // planning). The exit code upstream gives is 1 when there is an error, or
 // a warning under --strict; [LintExitCode] computes it.
 func LintProfiles(fsys resolve.FS, opts ProfilesOptions) ([]LintDiagnostic, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	rfs := fsys
 	registry := opts.registry()
 	agents := registry.Agents()

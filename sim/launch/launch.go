@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
@@ -120,7 +121,8 @@ func notFound(s *sim.Session, command string, err error) *NotFoundError {
 // Run starts the plan's command with the plan's arguments and environment
 // and waits for it, forwarding signals. The exit is the child's code, or
 // the signal that killed it. A command that cannot be found yields a
-// [*NotFoundError]; a cancelled ctx sends SIGTERM to the child and, once
+// [*NotFoundError]; one to look up in PATH when the session's environment
+// is nil (sim.Options.Env left out) a *resolve.OptionError naming it; a cancelled ctx sends SIGTERM to the child and, once
 // it has ended, returns ctx's error with the exit.
 func (a *Agent) Run(ctx context.Context, s *sim.Session) (writeback.Exit, error) {
 	if !hostView(s.FS) {
@@ -183,6 +185,16 @@ func (a *Agent) command(s *sim.Session) (*exec.Cmd, error) {
 	prog := c.Path
 	if !strings.Contains(prog, "/") {
 		pathList, _ := composite.LookupEnv(env, "PATH")
+		if pathList == "" && s.Env == nil {
+			// nil is an environment left out (os.Environ() is never
+			// nil); an empty one is a process's, and upstream's message
+			// fits it.
+			return nil, &resolve.OptionError{
+				Option:  "sim.Options.Env",
+				Problem: fmt.Sprintf("is nil, so there is no PATH to find the agent CLI '%s' in", prog),
+				Fix:     "give the environment the agent inherits, os.Environ() for the process's own (or the program's path in launch.Options.Commands)",
+			}
+		}
 		found, err := LookPath(prog, pathList)
 		if err != nil {
 			return nil, notFound(s, prog, err)

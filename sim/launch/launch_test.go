@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/sim/launch"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -223,7 +224,8 @@ func TestRunMissingCommand(t *testing.T) {
 		command string
 	}{
 		{name: "not on PATH", env: []string{"PATH=" + empty}, command: "pi"},
-		{name: "no PATH at all", command: "pi"},
+		{name: "no PATH at all", env: []string{}, command: "pi"},
+		{name: "PATH empty", env: []string{"PATH="}, command: "pi"},
 		{name: "PATH twice, the last without the CLI", env: []string{"PATH=" + has, "PATH=" + empty}, command: "pi"},
 		{
 			name:    "configured program missing",
@@ -246,6 +248,20 @@ func TestRunMissingCommand(t *testing.T) {
 				t.Errorf("message %q lacks the install hint", err)
 			}
 		})
+	}
+}
+
+// TestRunWithoutEnvironment: a session whose environment was left out
+// (sim.Options.Env nil) fails with an error naming that option, not with
+// upstream's "not installed" message, which would send the caller to
+// install a CLI that is there; an empty environment, a process's, keeps
+// upstream's message (TestRunMissingCommand).
+func TestRunWithoutEnvironment(t *testing.T) {
+	t.Parallel()
+	_, err := launch.New(launch.Options{}).Run(context.Background(), session(t, nil))
+	oe, ok := errors.AsType[*resolve.OptionError](err)
+	if !ok || oe.Option != "sim.Options.Env" || !strings.Contains(err.Error(), "os.Environ()") || !strings.Contains(err.Error(), "'pi'") {
+		t.Fatalf("Run = %v, want an *OptionError naming sim.Options.Env and os.Environ()", err)
 	}
 }
 

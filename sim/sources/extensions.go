@@ -61,7 +61,9 @@ const metadataSuffix = ".source.json"
 // Unlike upstream, a pinned ref starting with '-' is refused with a
 // [*RefError] before git runs, as a sync refuses it.
 func Fetch(ctx context.Context, fsys FS, run Runner, checkouts []composite.Checkout, progress func(string)) error {
-	mustRun(run)
+	if err := checkRunner("the Runner of sources.Fetch", run); err != nil {
+		return err
+	}
 	for _, c := range checkouts {
 		if _, err := vfs.Stat(fsys, c.Dir); err == nil {
 			continue
@@ -181,7 +183,9 @@ type ExtensionResult struct {
 // is gone, is skipped silently. Failures are results, not errors; the
 // error is for a cache directory that cannot be listed.
 func RefreshExtensions(ctx context.Context, fsys FS, run Runner, cache string, progress func(string)) ([]ExtensionResult, error) {
-	mustRun(run)
+	if err := checkRunner("the Runner of sources.RefreshExtensions", run); err != nil {
+		return nil, err
+	}
 	root := path.Join(cache, "extensions", "git")
 	entries, err := vfs.ReadDir(fsys, root)
 	if errors.Is(err, fs.ErrNotExist) {

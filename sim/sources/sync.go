@@ -52,7 +52,9 @@ type Options struct {
 	// Agents are the agents profiles may configure (validation of the
 	// synced profiles); nil means those of composite.DefaultRegistry.
 	Agents *resolve.Agents
-	// Runner runs git and npm; it must not be nil.
+	// Runner runs git and npm, required: [Exec] runs the real tools. Sync
+	// fails with a *resolve.OptionError naming it when it is nil (and
+	// when Home or Project is not an absolute path).
 	Runner Runner
 	// Progress, when not nil, receives the progress lines upstream
 	// prints while it clones and updates ("outfitter: cloning catalog
@@ -117,7 +119,9 @@ func (e *RefError) Error() string { return fmt.Sprintf("Git ref '%s' must not st
 // whether a repository is private, is not applied: every source is
 // synced, as upstream does when it cannot tell.
 func Sync(ctx context.Context, fsys FS, opts Options) (*SyncResult, error) {
-	mustRun(opts.Runner)
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	agents := opts.agents()
 	none := func([]resolve.RemoteSettings) []resolve.RemoteSettings { return nil }
 	local, err := resolve.LoadSettingsWith(fsys, opts.Home, opts.Project, agents, none)
@@ -227,9 +231,11 @@ func syncRemoteSettings(ctx context.Context, fsys FS, opts Options, ref resolve.
 // and validates the profiles it holds, as upstream's sync does for each
 // source and its first-run onboarding does for the default profiles.
 func SyncSource(ctx context.Context, fsys FS, opts Options, s resolve.Source) SourceResult {
-	mustRun(opts.Runner)
 	src := remote{uri: s.URI, github: s.GitHub, ref: s.Ref, path: s.Path}
 	dir := s.CacheDir(opts.Home)
+	if err := opts.check(); err != nil {
+		return src.failure(dir, err)
+	}
 	profiles, err := resolve.SourceDirectory(opts.Home, s)
 	if err != nil {
 		return src.failure(dir, err)
@@ -326,9 +332,26 @@ func checkoutRef(ctx context.Context, run Runner, dir, ref string) error {
 // defaultAgents are the agents of Outfitter's registry.
 func defaultAgents() *resolve.Agents { return composite.DefaultRegistry().Agents() }
 
-// mustRun panics on a missing runner, a programmer's error.
-func mustRun(run Runner) {
-	if run == nil {
-		panic("sources: nil Runner")
+// checkRunner reports a missing runner, named as the caller gave it.
+func checkRunner(option string, run Runner) error {
+	if run != nil {
+		return nil
 	}
+	return &resolve.OptionError{
+		Option:  option,
+		Problem: "is nil, so git and npm cannot run",
+		Fix:     "give sources.Exec{} to run the real tools (on the host's file system), or a Runner of your own",
+	}
+}
+
+// check reports the options no sync can work with: no runner, a home or
+// project directory that is not an absolute path.
+func (o Options) check() error {
+	if err := checkRunner("sources.Options.Runner", o.Runner); err != nil {
+		return err
+	}
+	if err := resolve.CheckDir("sources.Options.Home", o.Home, "the home directory, whose .outfitter/settings.yml is read and whose cache is synced (os.UserHomeDir() on the host)"); err != nil {
+		return err
+	}
+	return resolve.CheckDir("sources.Options.Project", o.Project, "the project directory, whose .outfitter/settings.yml is read (the working directory on the host)")
 }
