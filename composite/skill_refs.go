@@ -118,8 +118,16 @@ func (s *skillResolver) referenceTargets(r skillRef, section, skillPath string, 
 		*problems = append(*problems, *t.problem("Reference %s glob '%s' must not contain braces; braces are literal path characters, not glob syntax.", t.kind, declared))
 		return nil, nil
 	}
-	matches := jsstack.GlobSync(globFS{s.fsys}, declared, t.root)
+	gfs := newGlobFS(s.fsys, t.root)
+	matches := jsstack.GlobSync(gfs, declared, t.root)
 	slices.SortFunc(matches, jsstack.Compare)
+	if gfs.left != "" {
+		*problems = append(*problems, *t.problem("Reference %s glob '%s' is not walked into '%s', which leads outside its %s root '%s'.",
+			t.kind, resolve.Quote(declared), resolve.Quote(gfs.left), t.label, resolve.Quote(t.root)))
+		if len(matches) == 0 {
+			return nil, nil
+		}
+	}
 	if len(matches) == 0 {
 		if t.kind == "file" {
 			*problems = append(*problems, *t.problem("Reference file glob '%s' matched no files under '%s'.", declared, t.root))
@@ -127,20 +135,33 @@ func (s *skillResolver) referenceTargets(r skillRef, section, skillPath string, 
 		return nil, nil
 	}
 	var out []materialization
+	listed, more := 0, 0
 	for _, match := range matches {
 		m, p, err := s.target(match, t)
 		if err != nil {
 			return nil, err
 		}
 		if p != nil {
+			if listed == maxGlobProblems {
+				more++
+				continue
+			}
+			listed++
 			*problems = append(*problems, *p)
 		}
 		if m != nil {
 			out = append(out, *m)
 		}
 	}
+	if more > 0 {
+		*problems = append(*problems, *t.problem("Reference %s glob '%s' has %d more problems, not listed.", t.kind, resolve.Quote(declared), more))
+	}
 	return out, nil
 }
+
+// maxGlobProblems bounds the problems of the matches of one glob that are
+// listed, each naming its file; the others are counted in one problem.
+const maxGlobProblems = 20
 
 // target checks one concrete target: it must exist (a missing repo_file
 // is left out), be a regular file or a directory, really lie inside its

@@ -2,6 +2,7 @@ package composite_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -435,6 +436,36 @@ func TestPiSkillSources(t *testing.T) {
 			want := append([]string{r.Composite.Root + "/outfitter/plugin/skills/outfitter"}, tt.want...)
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("--skill sources (%s) (-want +got):\n%s", tt.from, d)
+			}
+		})
+	}
+}
+
+// TestSkillGlobBounded: a reference glob never lists a directory outside
+// its root (lexically or through a link: one problem names it), and the
+// problems of its matches are listed up to a bound, the rest counted.
+func TestSkillGlobBounded(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	links := map[string]string{project + "/out": "/elsewhere"}
+	for i := range 25 {
+		files[fmt.Sprintf("/elsewhere/f%02d.md", i)] = "x\n"
+		links[fmt.Sprintf("%s/docs/l%02d.md", project, i)] = fmt.Sprintf("/elsewhere/f%02d.md", i)
+	}
+	for _, tt := range []struct{ glob, want string }{
+		{"out/**", "Reference repo_file glob 'out/**' is not walked into '" + project + "/out', which leads outside its project root '" + project + "'."},
+		{"../**", "Reference repo_file glob '../**' is not walked into '/', which leads outside its project root '" + project + "'."},
+		{"docs/*.md", "Reference repo_file glob 'docs/*.md' has 5 more problems, not listed."},
+	} {
+		t.Run(tt.glob, func(t *testing.T) {
+			t.Parallel()
+			wd := w(skillWorld("[deploy]", files, [2]string{"deploy", "name: deploy\nreferences:\n  - repo_file: \"" + tt.glob + "\""}), links)
+			_, err := wd.plan(t, wd.newFS(t))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("plan error:\n%v\nwant it to hold:\n%s", err, tt.want)
+			}
+			if n := strings.Count(err.Error(), "/elsewhere/"); n > 20 {
+				t.Errorf("the error names %d files outside the root", n)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -362,5 +363,35 @@ func TestHostileSkillLinks(t *testing.T) {
 				t.Errorf("run error %v, want the skill refused", res.Err)
 			}
 		})
+	}
+}
+
+// TestHostileGlobBehindLink is finding 4: a skill reference glob
+// rootlink/** with rootlink a link out of the checkout (to / in the
+// attack; here to a directory of 300 files) walked everything behind the
+// link and reported one problem per file. The walk never goes through a
+// link that leaves the reference's root: one problem names the link, and
+// no file behind it is listed.
+func TestHostileGlobBehindLink(t *testing.T) {
+	t.Parallel()
+	m := newHostileMachine(t)
+	outside := t.TempDir()
+	for i := range 300 {
+		writeFile(t, filepath.Join(outside, "d", "file-"+strconv.Itoa(i)+".md"), "x\n")
+	}
+	m.syncedProfile(map[string]string{
+		"eng/profile.yml":            "id: eng\ncontrols:\n  skills: [review]\n",
+		"eng/skills/review/SKILL.md": "---\nname: review\nreferences:\n  - file: rootlink/**\n---\n# Review\n",
+	}, map[string]string{"rootlink": outside})
+	res := m.run("eng")
+	if res.Err == nil {
+		t.Fatal("the run launched, want the glob refused")
+	}
+	msg := res.Err.Error()
+	if n := strings.Count(msg, "file-"); n > 0 {
+		t.Errorf("the error names %d files behind the link (%d bytes)", n, len(msg))
+	}
+	if !strings.Contains(msg, "rootlink") {
+		t.Errorf("error %q does not name the link", msg)
 	}
 }
