@@ -2,6 +2,7 @@ package vfs_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"slices"
@@ -258,4 +259,168 @@ func TestDarwinRenameSameSpelling(t *testing.T) {
 	if got := names(t, m, "/"); !slices.Equal(got, []string{"a"}) {
 		t.Errorf("ReadDir = %q, want a", got)
 	}
+}
+
+// TestDarwinAPFSDocumented pins what the exFAT differential cannot check
+// (exFAT has no links and does not fold normalization) to APFS's
+// documented behaviour. Apple's APFS Guide (FAQ): "The case-insensitive
+// variant of APFS is normalization-preserving, but not
+// normalization-sensitive", "Filenames in APFS are encoded in UTF-8 and
+// aren't normalized"; symbolic links are stored as given (symlink(2)) and
+// resolved by the same lookups as any name.
+func TestDarwinAPFSDocumented(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		setup func(m *vfs.MemFS) error
+		check func(m *vfs.MemFS) error
+	}{
+		{
+			name:  "normalization-preserving: an NFD name is listed as NFD",
+			setup: func(m *vfs.MemFS) error { return m.WriteFile("/"+cafeNFD, nil, 0o644) },
+			check: func(m *vfs.MemFS) error { return wantNames(m, "/", cafeNFD) },
+		},
+		{
+			name:  "normalization-preserving: an NFC name is listed as NFC",
+			setup: func(m *vfs.MemFS) error { return m.WriteFile("/"+cafeNFC, nil, 0o644) },
+			check: func(m *vfs.MemFS) error { return wantNames(m, "/", cafeNFC) },
+		},
+		{
+			name:  "not normalization-sensitive: NFC opens an NFD file",
+			setup: func(m *vfs.MemFS) error { return m.WriteFile("/"+cafeNFD, []byte("d"), 0o644) },
+			check: func(m *vfs.MemFS) error { return wantContent(m, "/"+cafeNFC, "d") },
+		},
+		{
+			name:  "not normalization-sensitive: NFD opens an NFC directory",
+			setup: func(m *vfs.MemFS) error { return m.MkdirAll("/"+cafeNFC+"/x", 0o755) },
+			check: func(m *vfs.MemFS) error { return wantDir(m, "/"+cafeNFD+"/x") },
+		},
+		{
+			name:  "one entry for both forms: writing NFC over NFD keeps NFD",
+			setup: func(m *vfs.MemFS) error { return m.WriteFile("/"+cafeNFD, []byte("d"), 0o644) },
+			check: func(m *vfs.MemFS) error {
+				if err := m.WriteFile("/"+cafeNFC, []byte("c"), 0o644); err != nil {
+					return err
+				}
+				if err := wantNames(m, "/", cafeNFD); err != nil {
+					return err
+				}
+				return wantContent(m, "/"+cafeNFD, "c")
+			},
+		},
+		{
+			name:  "one entry for both forms: O_EXCL of the other form is EEXIST",
+			setup: func(m *vfs.MemFS) error { return m.WriteFile("/"+cafeNFC, nil, 0o644) },
+			check: func(m *vfs.MemFS) error {
+				_, err := m.OpenFile("/"+cafeNFD, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+				return wantErrno(err, syscall.EEXIST)
+			},
+		},
+		{
+			name:  "renaming to the other form renames in place",
+			setup: func(m *vfs.MemFS) error { return m.WriteFile("/"+cafeNFC, nil, 0o644) },
+			check: func(m *vfs.MemFS) error {
+				if err := m.Rename("/"+cafeNFC, "/"+cafeNFD); err != nil {
+					return err
+				}
+				return wantNames(m, "/", cafeNFD)
+			},
+		},
+		{
+			name:  "a link's target is stored as given, in any case and form",
+			setup: func(m *vfs.MemFS) error { return m.Symlink("DOCS/"+cafeNFC, "/l") },
+			check: func(m *vfs.MemFS) error {
+				if tgt, err := m.ReadLink("/l"); err != nil || tgt != "DOCS/"+cafeNFC {
+					return fmt.Errorf("ReadLink = %q, %v", tgt, err)
+				}
+				return nil
+			},
+		},
+		{
+			name: "a link's target resolves with folding",
+			setup: func(m *vfs.MemFS) error {
+				return errors.Join(m.MkdirAll("/docs", 0o755), m.WriteFile("/docs/"+cafeNFD, []byte("d"), 0o644), m.Symlink("DOCS/"+cafeNFC, "/l"))
+			},
+			check: func(m *vfs.MemFS) error { return wantContent(m, "/l", "d") },
+		},
+		{
+			name:  "a link named in another case is the same link",
+			setup: func(m *vfs.MemFS) error { return m.Symlink("/x", "/Link") },
+			check: func(m *vfs.MemFS) error {
+				if err := wantErrno(m.Symlink("/y", "/LINK"), syscall.EEXIST); err != nil {
+					return err
+				}
+				tgt, err := m.ReadLink("/link")
+				if err != nil || tgt != "/x" {
+					return fmt.Errorf("ReadLink = %q, %v", tgt, err)
+				}
+				return m.Remove("/LINK")
+			},
+		},
+		{
+			name:  "writing through a link in another case writes its target",
+			setup: func(m *vfs.MemFS) error { return errors.Join(m.Mkdir("/State", 0o755), m.Symlink("/State", "/link")) },
+			check: func(m *vfs.MemFS) error {
+				if err := m.WriteFile("/LINK/F", []byte("f"), 0o644); err != nil {
+					return err
+				}
+				return errors.Join(wantNames(m, "/State", "F"), wantContent(m, "/state/f", "f"))
+			},
+		},
+		{
+			name:  "names are UTF-8: other bytes are EILSEQ",
+			setup: func(m *vfs.MemFS) error { return nil },
+			check: func(m *vfs.MemFS) error { return wantErrno(m.Mkdir("/\xc3", 0o755), syscall.EILSEQ) },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			m := vfs.NewMemFS(vfs.MemOptions{Platform: vfs.PlatformDarwin})
+			if err := tt.setup(m); err != nil {
+				t.Fatalf("setup: %v", err)
+			}
+			if err := tt.check(m); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func wantNames(m *vfs.MemFS, dir string, want ...string) error {
+	entries, err := m.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("ReadDir(%s) = %q, want %q", dir, got, want)
+	}
+	return nil
+}
+
+func wantContent(m *vfs.MemFS, name, want string) error {
+	b, err := m.ReadFile(name)
+	if err != nil || string(b) != want {
+		return fmt.Errorf("ReadFile(%s) = %q, %v; want %q", name, b, err, want)
+	}
+	return nil
+}
+
+func wantDir(m *vfs.MemFS, name string) error {
+	fi, err := m.Stat(name)
+	if err != nil || !fi.IsDir() {
+		return fmt.Errorf("Stat(%s) = %v, %v; want a directory", name, fi, err)
+	}
+	return nil
+}
+
+func wantErrno(err, want error) error {
+	if !errors.Is(err, want) {
+		return fmt.Errorf("error %v, want %v", err, want)
+	}
+	return nil
 }

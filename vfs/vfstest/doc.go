@@ -43,6 +43,15 @@
 // reduce trees and listings to what both sides must agree on, and
 // [ProcessUmask] reads the umask the oracle obeys.
 //
+// # Differential tests against a case-insensitive file system
+//
+// [CaseDifferential] drives a folding file system (a vfs.MemFS with
+// vfs.PlatformDarwin) and a real case-insensitive one with the same random
+// operations on names that differ in case, and requires the same error
+// classes and the same trees, stored spellings included. [MountExFAT]
+// makes the real one: an exFAT image on a loop device mounted with
+// exfat-fuse, or a loud skip saying what is missing.
+//
 // # Benchmarks
 //
 // [BenchFixture] is the fixture of the vfs spec's workloads (40 files in
