@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
@@ -63,10 +64,12 @@ type Profile struct {
 	Remote bool
 }
 
-// Options configures [Handle]. The zero value handles a non-interactive,
-// non-strict run of an agent with an empty name.
+// Options configures [Handle]: Agent is required, the rest may be left
+// out for a non-interactive, non-strict run.
 type Options struct {
-	// Agent is the adapter id that names the agent in messages.
+	// Agent is the adapter id that names the agent in messages, required:
+	// Handle fails with a *resolve.OptionError naming it when it is
+	// empty.
 	Agent string
 	// Strict turns the warnings into a [*composite.StrictError].
 	Strict bool
@@ -77,8 +80,13 @@ type Options struct {
 	Prompter Prompter
 	// Declarations are the adapter's state path declarations; a [ChoiceAlways]
 	// choice is recorded only for a key whose declaration allows symlink.
+	// An interactive run needs them: an "always" answer with nil
+	// Declarations fails Handle with a *resolve.OptionError naming them
+	// (after the write is persisted once).
 	Declarations []composite.Declaration
-	// Profile is where a [ChoiceAlways] answer is recorded.
+	// Profile is where a [ChoiceAlways] answer is recorded, as
+	// [SelectedProfile] gives it; an "always" answer with the zero Profile
+	// fails Handle as nil Declarations do.
 	Profile Profile
 	// Notify, when not nil, is called with each confirmation (the lines
 	// of [Report].Notices) as it is made, so that a terminal shows it
@@ -136,6 +144,9 @@ type Report struct {
 //
 // ctx is handed to the [Prompter]; Handle does not check it otherwise.
 func Handle(ctx context.Context, fsys PersistFS, root string, paths []composite.StatePath, issues []Issue, opts Options) (Report, error) {
+	if err := opts.checkAgent(); err != nil {
+		return Report{}, err
+	}
 	r := Report{Issues: slices.Clone(issues)}
 	for _, is := range issues {
 		switch is.Strategy {
@@ -195,7 +206,45 @@ func (r *Report) prompt(ctx context.Context, fsys PersistFS, root string, paths 
 	r.notice(opts, fmt.Sprintf("Persisted %s state write '%s' to %s.", opts.Agent, is.Path, sp.SourcePath))
 	r.Writes = append(r.Writes, Write{Kind: WritePersist, Path: is.Path, Target: sp.SourcePath})
 	if choice == ChoiceAlways {
+		if err := opts.checkAlways(); err != nil {
+			return err
+		}
 		r.always(fsys, is.Path, opts)
+	}
+	return nil
+}
+
+// checkAgent reports an Options without the agent's id, which every
+// message names.
+func (o Options) checkAgent() error {
+	if o.Agent != "" {
+		return nil
+	}
+	return &resolve.OptionError{
+		Option:  "writeback.Options.Agent",
+		Problem: "is empty, so no message could name the agent",
+		Fix:     "give the run's agent id, the AgentID of its resolve.Result",
+	}
+}
+
+// checkAlways reports an Options that cannot record an "always" answer
+// for a reason of its own making: the declarations or the profile left
+// out (an adapter always declares its state paths, and a selected
+// profile always has an id).
+func (o Options) checkAlways() error {
+	switch {
+	case o.Declarations == nil:
+		return &resolve.OptionError{
+			Option:  "writeback.Options.Declarations",
+			Problem: `is nil, so an "always" answer cannot be checked against the adapter`,
+			Fix:     "give the adapter's declarations, Declarations() of the run's composite.Adapter",
+		}
+	case o.Profile == (Profile{}):
+		return &resolve.OptionError{
+			Option:  "writeback.Options.Profile",
+			Problem: `is empty, so an "always" answer has no profile to be recorded in`,
+			Fix:     "give the selected profile, writeback.SelectedProfile of the run's resolve.Result",
+		}
 	}
 	return nil
 }
