@@ -1,7 +1,6 @@
 package composite
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -141,24 +140,22 @@ func strictlyInside(p, dir string) bool {
 }
 
 // writeExport writes a planned export: the directory first, then the
-// file, atomically where the file system allows it, keeping an existing
-// file's mode.
+// file, atomically and durably (it lands outside the composite root, in
+// the profile's folder), keeping an existing file's mode. A file system
+// that cannot replace a file durably fails the export rather than write
+// it less safely.
 func writeExport(fsys FS, e *export) error {
 	if e.path == "" {
 		return nil
 	}
-	if err := vfs.MkdirAll(fsys, path.Dir(e.write), 0o755); err != nil {
+	if err := vfs.MkdirAllSynced(fsys, path.Dir(e.write), 0o755); err != nil {
 		return &WriteError{Step: "export system prompt", Path: path.Dir(e.write), Err: err}
 	}
 	perm := fs.FileMode(0o644)
 	if fi, err := vfs.Stat(fsys, e.write); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	err := vfs.ReplaceFile(fsys, e.write, []byte(e.content), perm)
-	if errors.Is(err, errors.ErrUnsupported) {
-		err = vfs.WriteFile(fsys, e.write, []byte(e.content), perm)
-	}
-	if err != nil {
+	if err := vfs.ReplaceFile(fsys, e.write, []byte(e.content), perm); err != nil {
 		return &WriteError{Step: "export system prompt", Path: e.write, Err: err}
 	}
 	return nil

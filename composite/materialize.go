@@ -324,7 +324,7 @@ func ensureSource(fsys FS, source string, directory bool, folder string, made ma
 	if directory {
 		// Usually missing or a directory: MkdirAll answers both at once;
 		// Stat explains a failure.
-		if mkErr = made.mkdirAll(fsys, source); mkErr == nil {
+		if mkErr = made.mkdirAllSynced(fsys, source); mkErr == nil {
 			return "", nil
 		}
 	}
@@ -333,11 +333,21 @@ func ensureSource(fsys FS, source string, directory bool, folder string, made ma
 		if directory {
 			return "", &WriteError{Step: "create source", Path: source, Err: mkErr}
 		}
-		if err := made.mkdirAll(fsys, path.Dir(source)); err != nil {
+		if err := made.mkdirAllSynced(fsys, path.Dir(source)); err != nil {
 			return "", &WriteError{Step: "create source", Path: path.Dir(source), Err: err}
 		}
 		content, _ := initialContent(source)
-		if err := vfs.WriteFileString(fsys, source, content, 0o644); err != nil {
+		link, err := isLink(fsys, source)
+		if err != nil {
+			return "", &WriteError{Step: "create source", Path: source, Err: err}
+		}
+		write := func() error { return writeDurable(fsys, source, []byte(content), 0o644) }
+		if link {
+			// A dangling link: upstream creates the file where it leads,
+			// which only a write through it reaches.
+			write = func() error { return vfs.WriteFileString(fsys, source, content, 0o644) }
+		}
+		if err := write(); err != nil {
 			return "", &WriteError{Step: "create source", Path: source, Err: err}
 		}
 		return "", nil
@@ -383,7 +393,16 @@ func ensureSource(fsys FS, source string, directory bool, folder string, made ma
 			return fmt.Sprintf("State source path '%s' is blank and was not reset to its default: it leads through a symbolic link out of profile folder '%s' (to '%s'), where Outfitter never writes.", source, folder, real), nil
 		}
 	}
-	if err := vfs.WriteFile(fsys, source, []byte(def), 0o644); err != nil {
+	// The reset goes where a link leads, as upstream's write through it.
+	real, err := realPath(fsys, source)
+	if err != nil {
+		return "", &WriteError{Step: "create source", Path: source, Err: err}
+	}
+	perm, err := existingPerm(fsys, real, 0o644)
+	if err == nil {
+		err = writeDurable(fsys, real, []byte(def), perm)
+	}
+	if err != nil {
 		return "", &WriteError{Step: "create source", Path: source, Err: err}
 	}
 	return "", nil

@@ -260,10 +260,13 @@ const PiLoginNotice = "Outfitter will ask Pi to open `/login` automatically if P
 // true, {} standing for a missing or empty file. It writes through a link,
 // as upstream does, holding the lock of the file the link leads to
 // ([vfs.LockFile]) from its read to its write, so a session that changes
-// the settings meanwhile loses nothing. A file that holds something other
-// than a JSON object (not JSON, or an array) is the user's and is left as
-// it is: the returned notice says so and the run goes on without
-// quietStartup (upstream replaces it by {"quietStartup": true}).
+// the settings meanwhile loses nothing; where the link leads (the durable
+// settings source, outside the composite root) the write is durable
+// ([vfs.ReplaceFile]), a file of the root itself is written plainly. A
+// file that holds something other than a JSON object (not JSON, or an
+// array) is the user's and is left as it is: the returned notice says so
+// and the run goes on without quietStartup (upstream replaces it by
+// {"quietStartup": true}).
 func quietStartup(fsys FS, name string) (notice string, err error) {
 	if unlock, ok := lockThrough(fsys, name); ok {
 		defer func() {
@@ -282,10 +285,28 @@ func quietStartup(fsys FS, name string) (notice string, err error) {
 		obj = o
 	}
 	obj.Set("quietStartup", true)
+	data := []byte(json2(obj))
+	link, err := isLink(fsys, name)
+	if err != nil {
+		return "", &WriteError{Step: "write file", Path: name, Err: err}
+	}
+	if link {
+		// A dangling link is written through below, as upstream does.
+		if real, err := realPath(fsys, name); err == nil {
+			perm, err := existingPerm(fsys, real, 0o644)
+			if err == nil {
+				err = writeDurable(fsys, real, data, perm)
+			}
+			if err != nil {
+				return "", &WriteError{Step: "write file", Path: name, Err: err}
+			}
+			return "", nil
+		}
+	}
 	if err := fsys.MkdirAll(path.Dir(name), 0o755); err != nil {
 		return "", &WriteError{Step: "create parent", Path: path.Dir(name), Err: err}
 	}
-	if err := fsys.WriteFile(name, []byte(json2(obj)), 0o644); err != nil {
+	if err := fsys.WriteFile(name, data, 0o644); err != nil {
 		return "", &WriteError{Step: "write file", Path: name, Err: err}
 	}
 	return "", nil

@@ -51,9 +51,14 @@ type CopyOptions struct {
 	// [*LinkRefusedError] and nothing is written below it. A directory
 	// onto a non-directory fails with [ErrNotDir], a file onto a
 	// directory with [ErrIsDir], a link onto anything but a link with
-	// fs.ErrExist. Without Merge, the destination is expected to be new:
-	// directories are made with Mkdir (an existing one below the top is
-	// an error) and files written with WriteFile.
+	// fs.ErrExist. Merge is the durable copy: a link replaces a link
+	// atomically too (made at a temporary name and renamed over it), and
+	// what Copy makes survives a power cut once it returns (files through
+	// ReplaceFile, each new directory or link committed by a sync of its
+	// parent, [SyncDir]; dst then needs [SyncDirFS]). Without Merge, the
+	// destination is expected to be new: directories are made with Mkdir
+	// (an existing one below the top is an error) and files written with
+	// WriteFile.
 	Merge bool
 	// SkipSpecial skips named pipes, sockets and devices, as Node's
 	// fs.cpSync does; without it they fail with fs.ErrInvalid.
@@ -222,12 +227,14 @@ func (c *copier) link(to, from string) error {
 		case err == nil && di.Mode()&fs.ModeSymlink == 0:
 			return &os.LinkError{Op: "symlink", Old: target, New: to, Err: fs.ErrExist}
 		case err == nil:
-			if err := Remove(c.dst, to); err != nil {
-				return err
-			}
+			return replaceLink(c.dst, target, to)
 		case !errors.Is(err, fs.ErrNotExist):
 			return err
 		}
+		if err := Symlink(c.dst, target, to); err != nil {
+			return err
+		}
+		return syncDirOf(c.dst, to)
 	}
 	return Symlink(c.dst, target, to)
 }
@@ -290,9 +297,12 @@ func (c *copier) makeDir(to string, perm fs.FileMode, top bool) error {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if top {
-				return MkdirAll(c.dst, to, perm)
+				return MkdirAllSynced(c.dst, to, perm)
 			}
-			return Mkdir(c.dst, to, perm)
+			if err := Mkdir(c.dst, to, perm); err != nil {
+				return err
+			}
+			return syncDirOf(c.dst, to)
 		case err != nil:
 			return err
 		case di.Mode()&fs.ModeSymlink != 0:

@@ -73,15 +73,19 @@ func MkdirAllSynced(fsys FS, name string, perm fs.FileMode) error {
 			return nil
 		}
 		return &fs.PathError{Op: "mkdir", Path: name, Err: ErrNotDir}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	// The deepest ancestor that exists: everything below it is new.
 	base := name
 	for base != "/" && base != "." {
 		base = path.Dir(base)
-		if _, err := Stat(fsys, base); err == nil {
+		_, err := Stat(fsys, base)
+		if err == nil {
 			break
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
 		}
 	}
 	if err := MkdirAll(fsys, name, perm); err != nil {

@@ -97,7 +97,9 @@ func ReplaceFile(fsys FS, name string, data []byte, perm fs.FileMode) (err error
 		return unsupported("replace", name)
 	}
 	dir, base := path.Dir(name), path.Base(name)
-	removeStrays(fsys, dir, base)
+	if err := removeStrays(fsys, dir, base); err != nil {
+		return err
+	}
 	f, tmp, err := CreateTemp(fsys, dir, "."+base+".*.tmp")
 	if err != nil {
 		return err
@@ -134,22 +136,28 @@ func ReplaceFile(fsys FS, name string, data []byte, perm fs.FileMode) (err error
 }
 
 // removeStrays removes the temporary files of earlier ReplaceFile calls
-// for base in dir that a killed process left behind: regular files named
-// "."+base+"."+digits+".tmp", the names [CreateTemp] draws for the
-// pattern. It is best effort: a directory it cannot list or a file it
-// cannot remove is left as it is (the write goes on, and fails on its own
-// if the directory is unusable).
-func removeStrays(fsys FS, dir, base string) {
+// for base in dir that a killed process left behind: regular files (and
+// the links of replaceLink) named "."+base+"."+digits+".tmp", the names
+// [CreateTemp] draws for the pattern. A directory that does not exist is
+// left for the write to report; any other failure to list or remove is
+// returned.
+func removeStrays(fsys FS, dir, base string) error {
 	list, err := ReadDir(fsys, dir)
 	if err != nil {
-		return
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotDir) {
+			return nil
+		}
+		return err
 	}
 	for _, e := range list {
-		if !e.Type().IsRegular() || !IsStrayTemp(e.Name(), base) {
+		if t := e.Type(); (!t.IsRegular() && t != fs.ModeSymlink) || !IsStrayTemp(e.Name(), base) {
 			continue
 		}
-		_ = Remove(fsys, path.Join(dir, e.Name()))
+		if err := Remove(fsys, path.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
+	return nil
 }
 
 // IsStrayTemp reports whether name is the name of a temporary file
@@ -171,4 +179,35 @@ func IsStrayTemp(name, base string) bool {
 		}
 	}
 	return true
+}
+
+// replaceLink puts a symbolic link to target at name atomically, over the
+// link there: the new link is made at a temporary name beside it (the
+// names of [ReplaceFile]) and renamed over name, and the directory is
+// synced, so a crash or a power cut leaves the old link or the new one.
+func replaceLink(fsys FS, target, name string) error {
+	dir, base := path.Dir(name), path.Base(name)
+	if err := removeStrays(fsys, dir, base); err != nil {
+		return err
+	}
+	var tmp string
+	for range createTempTries {
+		tmp = path.Join(dir, "."+base+"."+strconv.FormatUint(uint64(rand.Uint32()), 10)+".tmp")
+		err := Symlink(fsys, target, tmp)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		tmp = ""
+	}
+	if tmp == "" {
+		return &os.LinkError{Op: "symlink", Old: target, New: name, Err: fs.ErrExist}
+	}
+	if err := Rename(fsys, tmp, name); err != nil {
+		_ = Remove(fsys, tmp)
+		return err
+	}
+	return SyncDir(fsys, dir)
 }

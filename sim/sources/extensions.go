@@ -53,7 +53,8 @@ const metadataSuffix = ".source.json"
 // extension <source>…" to progress, clones (shallow, at the ref when the
 // checkout is pinned, falling back to a full clone and a checkout of the
 // ref), installs the dependencies of a package.json with npm, and writes
-// the <dir>.source.json sidecar that a refresh reads. A checkout that
+// the <dir>.source.json sidecar that a refresh reads ([vfs.ReplaceFile]:
+// atomically and durably; fsys needs what it needs). A checkout that
 // exists is left as it is, as upstream never refreshes at launch. On
 // failure the checkout and its sidecar are removed and the error is a
 // [*FetchError]; the checkouts after it are not fetched.
@@ -132,7 +133,9 @@ func fetch(ctx context.Context, fsys FS, run Runner, c composite.Checkout, progr
 	if c.Pinned {
 		meta.Set("ref", c.Ref)
 	}
-	return vfs.WriteFile(fsys, c.Dir+metadataSuffix, append(resolve.Stringify(meta, "  "), '\n'), 0o644)
+	// The sidecar is a durable file of the cache: replaced atomically and
+	// synced, so a crash or a power cut never leaves half of one.
+	return vfs.ReplaceFile(fsys, c.Dir+metadataSuffix, append(resolve.Stringify(meta, "  "), '\n'), 0o644)
 }
 
 // install runs npm in a checkout holding a package.json: npm ci when it

@@ -13,8 +13,8 @@ import (
 // PowerSweep cuts the power at every operation of a run and checks what
 // the disk then holds, in the model of [faultfs.FS.TrackDurability]: every
 // entry outside Ignore is as it was before the run or as the run leaves
-// it, whole (a temporary file named like [vfs.IsStrayTemp]'s may be left
-// beside them); and once the run has returned, the disk holds everything
+// it, whole (a temporary file named like [vfs.IsStrayTemp]'s, or an empty
+// lock file of [vfs.LockFile], may be left beside them); and once the run has returned, the disk holds everything
 // the run wrote.
 type PowerSweep struct {
 	// Base is the machine before the run; each cut runs on a clone.
@@ -26,6 +26,11 @@ type PowerSweep struct {
 	// Ignore lists absolute directories whose content is temporary by
 	// design (a composite root): neither checked nor required durable.
 	Ignore []string
+	// Between, when not nil, accepts other whole states an entry may
+	// have on the disk in the middle of the run (a default content the
+	// run writes before the new one): it is given the absolute name and
+	// the entry.
+	Between func(name string, e vfs.Entry) bool
 	// Changes, when not nil, lists the absolute names (files or
 	// directories, with all below them) that the run may change outside
 	// Ignore; a run that changes anything else fails the sweep.
@@ -38,6 +43,9 @@ type PowerReport struct {
 	// the number of points the power was cut at (before each operation
 	// and after the last), Disks the number of disk states checked.
 	Ops, Cuts, Disks int
+	// Changed lists the absolute names outside Ignore that the run
+	// without faults changed (made, rewrote or removed), sorted.
+	Changed []string
 	// Problems describes each disk state that breaks the rule, with the
 	// cut that made it.
 	Problems []string
@@ -79,16 +87,15 @@ func (s PowerSweep) Sweep(tb TB) PowerReport {
 	}
 	after := Snapshot(tb, ref, "/")
 	r := PowerReport{Ops: rf.Count()}
-	if s.Changes != nil {
-		for _, p := range union(before, after) {
-			if s.ignored(p) || s.allowed(p) {
-				continue
-			}
-			b, inB := before[p]
-			a, inA := after[p]
-			if inB != inA || !b.Equal(a) {
-				r.Problems = append(r.Problems, fmt.Sprintf("the run changed /%s, outside what it may change", p))
-			}
+	for _, p := range union(before, after) {
+		b, inB := before[p]
+		a, inA := after[p]
+		if s.ignored(p) || (inB == inA && b.Equal(a)) {
+			continue
+		}
+		r.Changed = append(r.Changed, "/"+p)
+		if s.Changes != nil && !s.allowed(p) {
+			r.Problems = append(r.Problems, fmt.Sprintf("the run changed /%s, outside what it may change", p))
 		}
 	}
 	// The completed run: everything it wrote is on the disk.
@@ -140,7 +147,8 @@ func (s PowerSweep) Sweep(tb TB) PowerReport {
 				switch {
 				case inD == inB && (!inD || d.Equal(b)):
 				case inD == inA && (!inD || d.Equal(a)):
-				case inD && !inB && d.Type == vfs.TypeFile && strayTemp(path.Base(p)):
+				case inD && !inB && leftover(path.Base(p), d):
+				case inD && s.Between != nil && s.Between("/"+p, d):
 				default:
 					r.Problems = append(r.Problems, fmt.Sprintf("cut after %s, %d pending changes committed: /%s is %s on the disk, want the old %s or the new %s",
 						at, k, p, describe(d, inD), describe(b, inB), describe(a, inA)))
@@ -174,6 +182,20 @@ func under(p string, dirs []string) bool {
 		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
 			return true
 		}
+	}
+	return false
+}
+
+// leftover reports a file a run cut short may leave beside the durable
+// ones: a temporary file of [vfs.ReplaceFile] (removed by the next write of
+// its name), or an empty lock file of [vfs.LockFile] (taken as it is by the
+// next lock).
+func leftover(name string, e vfs.Entry) bool {
+	switch e.Type {
+	case vfs.TypeFile:
+		return strayTemp(name) || strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".lock") && len(e.Data) == 0
+	case vfs.TypeSymlink:
+		return strayTemp(name)
 	}
 	return false
 }

@@ -1,0 +1,70 @@
+package composite
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+
+	"github.com/outfitter-go/vfsim/vfs"
+)
+
+// Writes below the composite root are temporary by design: they are
+// plain WriteFile and Mkdir calls, never synced, and a power cut may lose
+// them (the root is thrown away and rebuilt by the next run). Every write
+// that lands outside it (a durable source's default content, the system
+// prompt export, a settings file reached through a state path's link) goes
+// through writeDurable, which survives a power cut once it returns.
+
+// writeDurable puts data at name with permission bits perm so that a
+// crash or a power cut leaves the old file or the new one, whole, and the
+// new one once it returned: the missing parents are made with
+// [vfs.MkdirAllSynced] and the file with [vfs.ReplaceFile]. A link at name
+// is replaced; callers that write through a link pass its real path. The
+// file system needs what ReplaceFile needs; without it the error wraps
+// errors.ErrUnsupported and nothing is written.
+func writeDurable(fsys FS, name string, data []byte, perm fs.FileMode) error {
+	if err := vfs.MkdirAllSynced(fsys, path.Dir(name), 0o755); err != nil {
+		return err
+	}
+	return vfs.ReplaceFile(fsys, name, data, perm)
+}
+
+// existingPerm returns the permission bits of the file at name, following
+// links, or def when there is none.
+func existingPerm(fsys FS, name string, def fs.FileMode) (fs.FileMode, error) {
+	fi, err := fsys.Stat(name)
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		return fi.Mode().Perm(), nil
+	case err == nil || errors.Is(err, fs.ErrNotExist):
+		return def, nil
+	}
+	return 0, err
+}
+
+// isLink reports whether name is a symbolic link; a missing name is not,
+// and a file system without links has none.
+func isLink(fsys FS, name string) (bool, error) {
+	fi, err := vfs.Lstat(fsys, name)
+	switch {
+	case err == nil:
+		return fi.Mode()&fs.ModeSymlink != 0, nil
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, errors.ErrUnsupported):
+		return false, nil
+	}
+	return false, err
+}
+
+// mkdirAllSynced is [vfs.MkdirAllSynced], remembered like mkdirAll: for
+// the directories of durable sources, whose names must survive a power
+// cut.
+func (m madeDirs) mkdirAllSynced(fsys FS, dir string) error {
+	if m[dir] {
+		return nil
+	}
+	if err := vfs.MkdirAllSynced(fsys, dir, 0o755); err != nil {
+		return err
+	}
+	m[dir] = true
+	return nil
+}

@@ -1,0 +1,53 @@
+package composite_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/vfs/faultfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
+)
+
+// TestMaterializePowerCut cuts the power at every operation of a run's
+// planning and materialization, under both orderings of the power-cut
+// model, in a world with sources to create (directories and files with
+// their default content), a blank mcp.json to reset and a system prompt
+// to export: every durable entry is its old self or its new self, whole,
+// nothing outside the sources and the export changes, and once
+// Materialize returned all of it is on the disk. The composite root, in
+// /tmp, is temporary by design and not checked.
+func TestMaterializePowerCut(t *testing.T) {
+	t.Parallel()
+	eng := home + "/.outfitter/profiles/eng"
+	w := faultWorld()
+	w.files[home+"/.outfitter/settings.yml"] = exportSettings
+	w.files[eng+"/generated-system-prompt.md"] = "an old export\n"
+	for _, order := range []faultfs.Ordering{faultfs.OrderSynced, faultfs.OrderJournal} {
+		t.Run(string(order), func(t *testing.T) {
+			t.Parallel()
+			r := vfstest.PowerSweep{
+				Base: w.newFS(t),
+				Run: func(fsys *faultfs.FS) error {
+					run, err := w.plan(t, fsys)
+					if err != nil {
+						return err
+					}
+					_, err = run.Materialize()
+					return err
+				},
+				Ordering: order,
+				Ignore:   []string{"/tmp"},
+				Changes:  []string{home + "/.pi", home + "/.outfitter/cache", eng + "/generated-system-prompt.md", eng + "/cli_specific/pi/plugins"},
+			}.Check(t)
+			if r.Cuts != r.Ops+1 || r.Ops < 50 {
+				t.Errorf("the sweep cut the power %d times over %d operations", r.Cuts, r.Ops)
+			}
+			t.Logf("%d operations, %d cuts, %d disk states checked", r.Ops, r.Cuts, r.Disks)
+			for _, want := range []string{home + "/.pi/agent/mcp.json", home + "/.pi/agent/trust.json", home + "/.pi/agent/sessions", eng + "/generated-system-prompt.md"} {
+				if !slices.Contains(r.Changed, want) {
+					t.Errorf("precondition: the run did not write %s (it changed %q)", want, r.Changed)
+				}
+			}
+		})
+	}
+}
