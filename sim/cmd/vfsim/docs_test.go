@@ -681,3 +681,26 @@ func checkGoRun(t *testing.T, where, pkg string, args []string) {
 		}
 	}
 }
+
+// TestReadmeIsAGuide: the README stays a guide a user reads in minutes,
+// with the quick start near the top; records and figures belong in
+// docs/.
+func TestReadmeIsAGuide(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) > 400 {
+		t.Errorf("README.md has %d lines, more than 400: move records and figures to docs/", len(lines))
+	}
+	if i := slices.Index(lines, "## Quick start"); i < 0 || i >= 40 {
+		t.Errorf("README.md's \"## Quick start\" is at line %d, want it within the first 40", i+1)
+	}
+	for _, h := range []string{"## Writing a fixture", "## Use it from your own tests", "## Embed it in a program", "## The upstream oracle", "## Deviations from upstream", "## Layout", "## Reliability: what the engine guarantees", "## Continuous integration"} {
+		if !slices.Contains(lines, h) {
+			t.Errorf("README.md has no section %q", h)
+		}
+	}
+}
