@@ -395,3 +395,52 @@ func TestHostileGlobBehindLink(t *testing.T) {
 		t.Errorf("error %q does not name the link", msg)
 	}
 }
+
+// cacheGit runs git in the only checkout of home's cache of kind
+// ("profiles" or "repos") and returns its trimmed output.
+func (m *hostileMachine) cacheDir(kind string) string {
+	m.t.Helper()
+	dir := filepath.Join(m.home, ".outfitter/cache", kind)
+	list, err := os.ReadDir(dir)
+	if err != nil || len(list) != 1 {
+		m.t.Fatalf("checkouts in %s: %v, %v", dir, list, err)
+	}
+	return filepath.Join(dir, list[0].Name())
+}
+
+// TestHostileShallowKept is finding 5: the first sync clones at depth 1;
+// a later sync fetched --all --tags, which pulled the whole history of
+// every tag. It fetches at the depth of the clone: the checkout holds
+// the new tip only.
+func TestHostileShallowKept(t *testing.T) {
+	t.Parallel()
+	m := newHostileMachine(t)
+	r := newRepo(t, m.env, map[string]string{"eng/profile.yml": "id: eng\n"})
+	for i := range 8 {
+		r.commit(map[string]string{"history.txt": strings.Repeat("x", i*100)})
+		r.git(r.work, "tag", "t"+strconv.Itoa(i))
+	}
+	r.push()
+	m.settings("profile_sources:\n  - uri: " + r.URL() + "\n")
+	m.sync()
+	dir := m.cacheDir("profiles")
+	if n := r.git(dir, "rev-list", "--all", "--count"); n != "1" {
+		t.Fatalf("the first sync holds %s commits, want 1", n)
+	}
+	r.commit(map[string]string{"eng/profile.yml": "id: eng\nlabel: two\n"})
+	r.push()
+	for _, line := range m.sync().Messages {
+		if !strings.HasPrefix(line, "updated") {
+			t.Fatalf("second sync: %s", line)
+		}
+	}
+	if got := read(t, dir+"/eng/profile.yml"); got != "id: eng\nlabel: two\n" {
+		t.Errorf("after the second sync the profile is %q", got)
+	}
+	if n := r.git(dir, "rev-list", "--all", "--count"); n != "1" && n != "2" {
+		t.Errorf("the second sync holds %s commits, want the tip (and the one before)", n)
+	}
+	if tags := r.git(dir, "tag"); tags != "" && tags != "t7" {
+		t.Errorf("the checkout holds tags %q, want at most t7, the first clone's tip", tags)
+	}
+}

@@ -278,14 +278,7 @@ func gitSync(ctx context.Context, fsys FS, opts Options, src remote, dir string)
 	run := opts.Runner
 	if _, err := vfs.Stat(fsys, dir); err == nil {
 		say(opts.Progress, "outfitter: updating catalog "+src.display()+"…")
-		if _, err := run.Run(ctx, "", "git", "-C", dir, "fetch", "--all", "--tags"); err != nil {
-			return "", err
-		}
-		if src.ref == "" {
-			_, err := run.Run(ctx, "", "git", "-C", dir, "pull", "--ff-only")
-			return StatusUpdated, err
-		}
-		return StatusUpdated, checkoutRef(ctx, run, dir, src.ref)
+		return StatusUpdated, update(ctx, fsys, run, dir, src.ref)
 	}
 	say(opts.Progress, "outfitter: cloning catalog "+src.display()+"…")
 	url := strings.TrimPrefix(src.repoURI(), "git+")
@@ -310,6 +303,30 @@ func gitSync(ctx context.Context, fsys FS, opts Options, src remote, dir string)
 		return "", err
 	}
 	return StatusUpdated, checkoutRef(ctx, run, dir, src.ref)
+}
+
+// update brings an existing clone to what its source names now. Unlike
+// upstream's fetch --all --tags, which pulls the whole history of every
+// tag into a shallow clone, it fetches only what the clone tracks (its
+// single branch or tag, or every branch of a full clone), without tags,
+// at depth 1 when the clone is shallow. A clone without a ref then moves to its branch's new tip
+// with reset --keep: a shallow fetch leaves no common history to
+// fast-forward along (and a force-pushed branch is followed, as the
+// checkout of a branch ref always did), while a local change that the
+// update would overwrite stops it, as pull --ff-only does.
+func update(ctx context.Context, fsys FS, run Runner, dir, ref string) error {
+	args := []string{"-C", dir, "fetch", "--no-tags"}
+	if _, err := vfs.Stat(fsys, vfs.Join(dir, ".git", "shallow")); err == nil {
+		args = append(args, "--depth", "1")
+	}
+	if _, err := run.Run(ctx, "", "git", append(args, "origin")...); err != nil {
+		return err
+	}
+	if ref == "" {
+		_, err := run.Run(ctx, "", "git", "-C", dir, "reset", "--keep", "@{upstream}")
+		return err
+	}
+	return checkoutRef(ctx, run, dir, ref)
 }
 
 // checkoutRef checks out ref in a clone: the remote branch of that name

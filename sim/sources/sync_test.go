@@ -93,8 +93,8 @@ func TestSync(t *testing.T) {
 		t.Errorf("layers %d, want base and eng", len(res.Layers))
 	}
 
-	// A second sync updates the caches in place: fetch, then pull or the
-	// checkout of the ref.
+	// A second sync updates the caches in place: fetch what the clone
+	// tracks at its depth, then move to the new tip or check out the ref.
 	catalog.commit(map[string]string{"profiles/ops/profile.yml": "id: ops\n"})
 	catalog.git(catalog.work, "tag", "-f", "v1")
 	catalog.git(catalog.work, "push", "-q", "-f", "--tags", "origin", "main")
@@ -109,7 +109,7 @@ func TestSync(t *testing.T) {
 	}
 	catalogDir := catalogSrc.CacheDir(home)
 	wantCmds := []string{
-		"git -C " + catalogDir + " fetch --all --tags",
+		"git -C " + catalogDir + " fetch --no-tags --depth 1 origin",
 		"git -C " + catalogDir + " rev-parse --verify --quiet refs/remotes/origin/v1",
 		"git -C " + catalogDir + " checkout v1",
 	}
