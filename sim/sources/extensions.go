@@ -236,11 +236,13 @@ func pullLocked(ctx context.Context, fsys FS, run Runner, source, dir string, pr
 	return r
 }
 
-// pull fast-forwards one branch-tracking checkout.
+// pull fast-forwards one branch-tracking checkout, never recursing into
+// submodules (a .gitmodules entry with update = !cmd would fail every
+// later pull).
 func pull(ctx context.Context, fsys FS, run Runner, source, dir string, progress func(string)) ExtensionResult {
 	r := ExtensionResult{Source: source, Dir: dir}
 	before := head(ctx, run, dir)
-	if _, err := run.Run(ctx, dir, "git", "pull", "--ff-only"); err != nil {
+	if _, err := run.Run(ctx, dir, "git", "pull", "--ff-only", "--no-recurse-submodules"); err != nil {
 		r.Status, r.Message = ExtensionFailed, err.Error()
 		return r
 	}

@@ -444,3 +444,35 @@ func TestHostileShallowKept(t *testing.T) {
 		t.Errorf("the checkout holds tags %q, want at most t7, the first clone's tip", tags)
 	}
 }
+
+// TestHostileSubmoduleWedge is finding 6's first part: a .gitmodules with
+// update = !cmd made every later fetch die ("invalid value for
+// 'submodule.sub.update'"), even after the repository fixed it. Syncs
+// never recurse into submodules, so the next sync updates, and the
+// command never runs.
+func TestHostileSubmoduleWedge(t *testing.T) {
+	t.Parallel()
+	m := newHostileMachine(t)
+	r := newRepo(t, m.env, map[string]string{"eng/profile.yml": "id: eng\n"})
+	sub := r.git(r.work, "rev-parse", "HEAD")
+	r.git(r.work, "update-index", "--add", "--cacheinfo", "160000,"+sub+",sub")
+	r.commit(map[string]string{".gitmodules": "[submodule \"sub\"]\n\tpath = sub\n\turl = ./sub\n\tupdate = !touch " + m.home + "/pwned\n"})
+	r.push()
+	m.settings("profile_sources:\n  - uri: " + r.URL() + "\n")
+	m.sync()
+	for i := range 2 {
+		r.commit(map[string]string{"eng/profile.yml": "id: eng\nlabel: v" + strconv.Itoa(i) + "\n"})
+		r.push()
+		for _, line := range m.sync().Messages {
+			if !strings.HasPrefix(line, "updated") {
+				t.Fatalf("sync %d: %s", i+2, line)
+			}
+		}
+	}
+	if got := read(t, m.cacheDir("profiles")+"/eng/profile.yml"); got != "id: eng\nlabel: v1\n" {
+		t.Errorf("after the syncs the profile is %q", got)
+	}
+	if _, err := os.Lstat(m.home + "/pwned"); err == nil {
+		t.Error("the submodule's update command ran")
+	}
+}

@@ -309,13 +309,16 @@ func gitSync(ctx context.Context, fsys FS, opts Options, src remote, dir string)
 // upstream's fetch --all --tags, which pulls the whole history of every
 // tag into a shallow clone, it fetches only what the clone tracks (its
 // single branch or tag, or every branch of a full clone), without tags,
-// at depth 1 when the clone is shallow. A clone without a ref then moves to its branch's new tip
+// at depth 1 when the clone is shallow, and never recursing into
+// submodules (git's default reads .gitmodules, and an entry with
+// update = !cmd fails every later fetch, even once the repository
+// fixed it). A clone without a ref then moves to its branch's new tip
 // with reset --keep: a shallow fetch leaves no common history to
 // fast-forward along (and a force-pushed branch is followed, as the
 // checkout of a branch ref always did), while a local change that the
 // update would overwrite stops it, as pull --ff-only does.
 func update(ctx context.Context, fsys FS, run Runner, dir, ref string) error {
-	args := []string{"-C", dir, "fetch", "--no-tags"}
+	args := []string{"-C", dir, "fetch", "--no-tags", "--no-recurse-submodules"}
 	if _, err := vfs.Stat(fsys, vfs.Join(dir, ".git", "shallow")); err == nil {
 		args = append(args, "--depth", "1")
 	}

@@ -109,7 +109,7 @@ func TestSync(t *testing.T) {
 	}
 	catalogDir := catalogSrc.CacheDir(home)
 	wantCmds := []string{
-		"git -C " + catalogDir + " fetch --no-tags --depth 1 origin",
+		"git -C " + catalogDir + " fetch --no-tags --no-recurse-submodules --depth 1 origin",
 		"git -C " + catalogDir + " rev-parse --verify --quiet refs/remotes/origin/v1",
 		"git -C " + catalogDir + " checkout v1",
 	}
