@@ -476,3 +476,25 @@ func TestHostileSubmoduleWedge(t *testing.T) {
 		t.Error("the submodule's update command ran")
 	}
 }
+
+// TestHostileFailedClone is finding 6's last part: a clone that fails
+// half-way (a name too long for the file system, here) left a partial
+// checkout, which the next run loaded as if it were whole. The failed
+// clone's directory is removed, and the next sync clones again.
+func TestHostileFailedClone(t *testing.T) {
+	t.Parallel()
+	m := newHostileMachine(t)
+	r := newRepo(t, m.env, map[string]string{"eng/profile.yml": "id: eng\n"})
+	blob := r.git(r.work, "rev-parse", "HEAD:eng/profile.yml")
+	r.git(r.work, "update-index", "--add", "--cacheinfo", "100644,"+blob+",zz/"+strings.Repeat("n", 300))
+	r.git(r.work, "commit", "-q", "-m", "long")
+	r.push()
+	m.settings("profile_sources:\n  - uri: " + r.URL() + "\n")
+	got := m.sync()
+	if len(got.Sources) != 1 || got.Sources[0].Status != sources.StatusFailed {
+		t.Fatalf("sync %q, want the clone failed", got.Messages)
+	}
+	if _, err := os.Lstat(got.Sources[0].CacheDir); err == nil {
+		t.Errorf("the failed clone's directory %s is still there", got.Sources[0].CacheDir)
+	}
+}

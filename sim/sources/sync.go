@@ -281,6 +281,14 @@ func gitSync(ctx context.Context, fsys FS, opts Options, src remote, dir string)
 		return StatusUpdated, update(ctx, fsys, run, dir, src.ref)
 	}
 	say(opts.Progress, "outfitter: cloning catalog "+src.display()+"…")
+	// A clone that fails leaves no directory behind: a partial checkout
+	// (git keeps one when the checkout step fails) would be loaded by
+	// the next run as if it were whole, and updated instead of cloned.
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, vfs.RemoveAll(fsys, dir))
+		}
+	}()
 	url := strings.TrimPrefix(src.repoURI(), "git+")
 	if src.ref == "" {
 		_, err := run.Run(ctx, "", "git", "clone", "--depth", "1", "--single-branch", "--", url, dir)
