@@ -241,6 +241,10 @@ func pullLocked(ctx context.Context, fsys FS, run Runner, source, dir string, pr
 // later pull).
 func pull(ctx context.Context, fsys FS, run Runner, source, dir string, progress func(string)) ExtensionResult {
 	r := ExtensionResult{Source: source, Dir: dir}
+	if err := isRepository(fsys, dir); err != nil {
+		r.Status, r.Message = ExtensionFailed, err.Error()
+		return r
+	}
 	before := head(ctx, run, dir)
 	if _, err := run.Run(ctx, dir, "git", "pull", "--ff-only", "--no-recurse-submodules"); err != nil {
 		r.Status, r.Message = ExtensionFailed, err.Error()

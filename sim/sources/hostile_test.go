@@ -498,3 +498,62 @@ func TestHostileFailedClone(t *testing.T) {
 		t.Errorf("the failed clone's directory %s is still there", got.Sources[0].CacheDir)
 	}
 }
+
+// TestHostileGitEnvironment is finding 10: git ran with the caller's
+// environment, so GIT_DIR and GIT_WORK_TREE redirected every git -C
+// <cache> to another repository (a dotfiles repository in the home,
+// here), and a cache directory that is not a repository let git find
+// the enclosing one and fetch it. Neither reaches the home's repository:
+// the variables are dropped, and such a cache directory is a failure.
+func TestHostileGitEnvironment(t *testing.T) {
+	t.Parallel()
+	setup := func(t *testing.T) (*hostileMachine, *repo, string) {
+		m := newHostileMachine(t)
+		// The home is a dotfiles repository with a remote of its own.
+		dotfiles := newRepo(t, m.env, map[string]string{"dot": "x\n"})
+		dotfiles.git(m.home, "init", "-q", "-b", "main")
+		dotfiles.git(m.home, "remote", "add", "origin", dotfiles.URL())
+		r := newRepo(t, m.env, map[string]string{"eng/profile.yml": "id: eng\n"})
+		m.settings("profile_sources:\n  - uri: " + r.URL() + "\n")
+		return m, r, m.home + "/.git/FETCH_HEAD"
+	}
+	t.Run("GIT_DIR", func(t *testing.T) {
+		t.Parallel()
+		m, r, fetched := setup(t)
+		m.sync()
+		r.commit(map[string]string{"eng/profile.yml": "id: eng\nlabel: two\n"})
+		r.push()
+		env := append(slices.Clip(m.env), "GIT_DIR="+m.home+"/.git", "GIT_WORK_TREE="+m.home)
+		got, err := sources.Sync(context.Background(), osfs.New(), sources.Options{Home: m.home, Project: m.project, Runner: sources.Exec{Env: env}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Sources) != 1 || got.Sources[0].Status != sources.StatusUpdated {
+			t.Errorf("sync %q, want the cache updated", got.Messages)
+		}
+		if text := read(t, m.cacheDir("profiles")+"/eng/profile.yml"); text != "id: eng\nlabel: two\n" {
+			t.Errorf("the profile is %q after the sync", text)
+		}
+		if _, err := os.Lstat(fetched); err == nil {
+			t.Error("the home's repository was fetched")
+		}
+	})
+	t.Run("not a repository", func(t *testing.T) {
+		t.Parallel()
+		m, r, fetched := setup(t)
+		m.sync()
+		dir := m.cacheDir("profiles")
+		if err := os.RemoveAll(dir + "/.git"); err != nil {
+			t.Fatal(err)
+		}
+		r.commit(map[string]string{"eng/profile.yml": "id: eng\nlabel: two\n"})
+		r.push()
+		got := m.sync()
+		if len(got.Sources) != 1 || got.Sources[0].Status != sources.StatusFailed || !strings.Contains(got.Sources[0].Message, "not a git repository") {
+			t.Errorf("sync %q, want the cache refused as not a repository", got.Messages)
+		}
+		if _, err := os.Lstat(fetched); err == nil {
+			t.Error("the home's repository was fetched")
+		}
+	})
+}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 )
 
@@ -46,10 +48,47 @@ func (e *CommandError) Unwrap() error { return e.Err }
 
 // Exec is the [Runner] of the real tools: each command is a child
 // process, found as os/exec finds it (on the caller's PATH).
+//
+// The environment is scrubbed of git's repository and per-command
+// configuration variables ([ScrubGitEnv]): a GIT_DIR or GIT_WORK_TREE
+// inherited from the caller would redirect every git -C <cache> to
+// another repository, and GIT_CONFIG_PARAMETERS or GIT_CONFIG_COUNT
+// would set options no command asked for.
 type Exec struct {
 	// Env is the tools' environment, as "NAME=value" strings; nil means
-	// the caller's process environment, as os/exec gives it.
+	// the caller's process environment. Either is scrubbed.
 	Env []string
+}
+
+// gitRepositoryEnv are the variables [ScrubGitEnv] drops by name; it also
+// drops every GIT_CONFIG_KEY_<n> and GIT_CONFIG_VALUE_<n>.
+var gitRepositoryEnv = []string{
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
+	"GIT_PREFIX", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+	"GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+	"GIT_REPLACE_REF_BASE", "GIT_SHALLOW_FILE", "GIT_GRAFT_FILE", "GIT_QUARANTINE_PATH",
+}
+
+// ScrubGitEnv returns env without the variables that choose git's
+// repository, work tree or object store (GIT_DIR, GIT_WORK_TREE,
+// GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY, GIT_COMMON_DIR, …), its
+// discovery (GIT_CEILING_DIRECTORIES, GIT_DISCOVERY_ACROSS_FILESYSTEM),
+// or configuration for one command (GIT_CONFIG, GIT_CONFIG_PARAMETERS,
+// GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n>, GIT_CONFIG_VALUE_<n>). What names
+// the user's own configuration files (HOME, GIT_CONFIG_GLOBAL,
+// GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM), credentials, transports and
+// identity is kept. env is not modified.
+func ScrubGitEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(gitRepositoryEnv, name) || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 var _ Runner = Exec{}
@@ -58,7 +97,11 @@ var _ Runner = Exec{}
 func (x Exec) Run(ctx context.Context, dir, name string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	cmd.Env = x.Env
+	env := x.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = ScrubGitEnv(env)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

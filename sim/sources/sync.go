@@ -326,6 +326,9 @@ func gitSync(ctx context.Context, fsys FS, opts Options, src remote, dir string)
 // checkout of a branch ref always did), while a local change that the
 // update would overwrite stops it, as pull --ff-only does.
 func update(ctx context.Context, fsys FS, run Runner, dir, ref string) error {
+	if err := isRepository(fsys, dir); err != nil {
+		return err
+	}
 	args := []string{"-C", dir, "fetch", "--no-tags", "--no-recurse-submodules"}
 	if _, err := vfs.Stat(fsys, vfs.Join(dir, ".git", "shallow")); err == nil {
 		args = append(args, "--depth", "1")
@@ -338,6 +341,31 @@ func update(ctx context.Context, fsys FS, run Runner, dir, ref string) error {
 		return err
 	}
 	return checkoutRef(ctx, run, dir, ref)
+}
+
+// NotRepositoryError is a cache directory that exists but is not a git
+// clone: it has no .git directory of its own. git is not run in it, as
+// git would look for a repository in the directories above it (a
+// dotfiles repository in the home, say) and fetch or pull that one.
+type NotRepositoryError struct {
+	// Dir is the cache directory.
+	Dir string
+}
+
+// Error names the directory and says what to do.
+func (e *NotRepositoryError) Error() string {
+	return fmt.Sprintf("cache directory %s is not a git repository (it has no .git directory); remove it and sync again", resolve.Quote(e.Dir))
+}
+
+// isRepository checks that dir/.git is a directory (not a link, not a
+// gitdir file), so that git run in dir uses it and never discovers an
+// enclosing repository.
+func isRepository(fsys FS, dir string) error {
+	fi, err := vfs.Lstat(fsys, vfs.Join(dir, ".git"))
+	if err != nil || !fi.IsDir() {
+		return &NotRepositoryError{Dir: dir}
+	}
+	return nil
 }
 
 // checkoutRef checks out ref in a clone: the remote branch of that name
