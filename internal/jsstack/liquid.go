@@ -2,12 +2,19 @@ package jsstack
 
 import (
 	"fmt"
-	"unicode/utf16"
 )
 
 // LiquidVersion is the LiquidJS release the Liquid twin reproduces, the one
 // upstream's lockfile pins.
 const LiquidVersion = "10.27.1"
+
+// The Liquid twin's table, testdata/liquid_table.json, is written by
+// LiquidJS itself: testdata/liquid_table.js renders every case with the
+// LiquidJS of upstream's checkout (its node_modules), under upstream's
+// options, with Node 22 from the oracle setup (OUTFITTER_NODE and
+// OUTFITTER_UPSTREAM_CLI set):
+//
+//go:generate sh -c "NODE_PATH=\"$OUTFITTER_UPSTREAM_CLI/../../node_modules\" \"$OUTFITTER_NODE\" testdata/liquid_table.js > testdata/liquid_table.json"
 
 // LiquidObject is a JavaScript object as a template's bindings hold it: its
 // own enumerable keys in JavaScript's order and their values. Values are
@@ -68,7 +75,7 @@ func RenderLiquid(template string, env *LiquidEnv) (string, error) {
 	if env == nil {
 		env = NewLiquidEnv(nil)
 	}
-	in := utf16.Encode([]rune(template))
+	in := lqU16(template)
 	p := &lqParser{}
 	tz := newLqTokenizer(in, 0, len(in))
 	toks, err := tz.readTopLevelTokens()
@@ -85,5 +92,5 @@ func RenderLiquid(template string, env *LiquidEnv) (string, error) {
 	if err := ctx.renderTemplates(tpls, &out); err != nil {
 		return "", err
 	}
-	return out.String(), nil
+	return lqWritten(out.String()), nil
 }

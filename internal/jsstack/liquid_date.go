@@ -3,6 +3,7 @@ package jsstack
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +25,41 @@ var (
 	lqISODateRE = regexp.MustCompile(`^([+-]\d{6}|\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$`)
 	lqSlashRE   = regexp.MustCompile(`^(\d{4})/(\d{1,2})/(\d{1,2})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$`)
 	lqMonthRE   = regexp.MustCompile(`^([A-Za-z]{3})[a-z]* (\d{1,2}),? (\d{4})$`)
+
+	lqLegacyNumbersRE = regexp.MustCompile(`^((?:[A-Za-z]+[\s.,/-]*)*)([\s.,/-]*\d+(?:[\s.,/-]+\d+){0,2}[\s.,/-]*)$`)
+	lqWordsRE         = regexp.MustCompile(`[A-Za-z]+`)
+	lqDigitsRE        = regexp.MustCompile(`\d+`)
 )
+
+// lqLegacyNumbers is V8's legacy date parser on a text of one to three
+// numbers (DayComposer::Write): missing components are 1; the first
+// number is the year when it cannot be a day (YMD), the month else (MDY);
+// a year below 50 is 20xx, below 100 19xx.
+func lqLegacyNumbers(nums []string) (time.Time, bool) {
+	comp := [3]int{1, 1, 1}
+	for i, n := range nums {
+		v, err := strconv.Atoi(n)
+		if err != nil || v > 1e9 {
+			return time.Time{}, false
+		}
+		comp[i] = v
+	}
+	isDay := func(d int) bool { return d >= 1 && d <= 31 }
+	year, month, day := comp[2], comp[0], comp[1]
+	if !isDay(comp[0]) {
+		year, month, day = comp[0], comp[1], comp[2]
+	}
+	switch {
+	case year >= 0 && year <= 49:
+		year += 2000
+	case year >= 50 && year <= 99:
+		year += 1900
+	}
+	if month < 1 || month > 12 || !isDay(day) || year > 275760 {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC), true
+}
 
 // lqParseJSDate is new Date(string) for the forms the twin knows (ISO
 // 8601 and V8's "YYYY/MM/DD" and "Mon D, YYYY"); ok is false for others,
@@ -77,6 +112,17 @@ func lqParseJSDate(s string) (time.Time, bool) {
 		}
 		return time.Date(atoi(m[1]), time.Month(atoi(m[2])), atoi(m[3]), h, mi, sec, 0, time.UTC), true
 	}
+	if m := lqLegacyNumbersRE.FindStringSubmatch(s); m != nil {
+		// Words before the first number that are no keyword V8 knows
+		// (month names, am, pm, time zones, t) are skipped.
+		for _, w := range lqWordsRE.FindAllString(m[1], -1) {
+			w = strings.ToLower(w)
+			if len(w) >= 3 && strings.Contains("jan feb mar apr may jun jul aug sep oct nov dec", w[:3]) || slices.Contains([]string{"am", "pm", "ut", "utc", "gmt", "z", "t", "cdt", "cst", "edt", "est", "mdt", "mst", "pdt", "pst"}, w) {
+				return time.Time{}, false
+			}
+		}
+		return lqLegacyNumbers(lqDigitsRE.FindAllString(m[2], -1))
+	}
 	if m := lqMonthRE.FindStringSubmatch(s); m != nil {
 		for i, name := range lqMonthNames {
 			if strings.EqualFold(name[:3], m[1]) {
@@ -110,6 +156,9 @@ func lqParseDate(v, tz any) (*lqDate, bool) {
 		t, ok = fromMillis(x * 1000)
 	case bool:
 		t, ok = fromMillis(lqToNumberJS(x))
+	case []any:
+		// new Date(array) parses the array's text.
+		t, ok = lqParseJSDate(lqString(x))
 	case string:
 		if x == "now" || x == "today" {
 			t, ok = time.Now().UTC(), true
@@ -193,7 +242,7 @@ func lqTZOffset(d *lqDate, colon bool) string {
 	if colon {
 		sep = ":"
 	}
-	return sign + lqPadStart(lqNumberString(h), 2, "0") + sep + lqPadStart(lqNumberString(m), 2, "0")
+	return sign + lqPadStart(NumberString(h), 2, "0") + sep + lqPadStart(NumberString(m), 2, "0")
 }
 
 func lqPadStart(s string, n int, ch string) string {
@@ -287,7 +336,7 @@ func lqFormatCode(d *lqDate, m []string) string {
 			ret = "th"
 		}
 	case "s":
-		ret = lqNumberString(lqMathRound(float64(t.UnixMilli()) / 1000))
+		ret = NumberString(lqMathRound(float64(t.UnixMilli()) / 1000))
 	case "S":
 		ret = itoa(t.Second())
 	case "u":

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -121,11 +120,11 @@ func init() {
 				}
 				return x[len(x)-1], nil
 			case string:
-				u := utf16.Encode([]rune(x))
+				u := lqU16(x)
 				if len(u) == 0 {
-					return lqUndefined, nil
+					return "", nil // isArrayLike('') is false
 				}
-				return string(utf16.Decode(u[len(u)-1:])), nil
+				return lqFromU16(u[len(u)-1:]), nil
 			}
 			return "", nil
 		},
@@ -138,11 +137,11 @@ func init() {
 				}
 				return x[0], nil
 			case string:
-				u := utf16.Encode([]rune(x))
+				u := lqU16(x)
 				if len(u) == 0 {
-					return lqUndefined, nil
+					return "", nil // isArrayLike('') is false
 				}
-				return string(utf16.Decode(u[:1])), nil
+				return lqFromU16(u[:1]), nil
 			}
 			return "", nil
 		},
@@ -337,11 +336,11 @@ func init() {
 		},
 		"strip_newlines": str(func(s string) string { return lqNewlineRE.ReplaceAllString(s, "") }),
 		"capitalize": str(func(s string) string {
-			u := utf16.Encode([]rune(s))
+			u := lqU16(s)
 			if len(u) == 0 {
 				return ""
 			}
-			return lqUpper(string(utf16.Decode(u[:1]))) + lqLower(string(utf16.Decode(u[1:])))
+			return lqUpper(lqFromU16(u[:1])) + lqLower(lqFromU16(u[1:]))
 		}),
 		"replace": func(_ *lqFilterCall, v any, args []any) (any, error) {
 			return lqReplaceAll(lqStringify(v), lqStringify(lqArg(args, 0)), lqStringify(lqArg(args, 1))), nil
@@ -352,43 +351,21 @@ func init() {
 		"replace_last": func(_ *lqFilterCall, v any, args []any) (any, error) {
 			return lqReplaceLast(lqStringify(v), lqStringify(lqArg(args, 0)), lqStringify(lqArg(args, 1))), nil
 		},
-		"truncate":             lqTruncate,
-		"truncatewords":        lqTruncateWords,
-		"normalize_whitespace": str(func(s string) string { return lqSpacesRE.ReplaceAllString(s, " ") }),
-		"number_of_words":      lqNumberOfWords,
-		"array_to_sentence_string": func(_ *lqFilterCall, v any, args []any) (any, error) {
-			conn := lqArg(args, 0)
-			if conn == lqUndefined {
-				conn = "and"
-			}
-			c := lqStringify(conn)
-			arr, ok := v.([]any)
-			if !ok {
-				if s, isStr := v.(string); isStr && lqLen(s) < 2 {
-					return s, nil
-				}
-				return nil, lqErrorf("array.slice(...).join is not a function")
-			}
-			switch len(arr) {
-			case 0:
-				return "", nil
-			case 1:
-				return arr[0], nil
-			case 2:
-				return lqString(arr[0]) + " " + c + " " + lqString(arr[1]), nil
-			}
-			return lqJoin(arr[:len(arr)-1], ", ") + ", " + c + " " + lqString(arr[len(arr)-1]), nil
-		},
+		"truncate":                 lqTruncate,
+		"truncatewords":            lqTruncateWords,
+		"normalize_whitespace":     str(func(s string) string { return lqSpacesRE.ReplaceAllString(s, " ") }),
+		"number_of_words":          lqNumberOfWords,
+		"array_to_sentence_string": lqArrayToSentence,
 		// base64 and crypto
-		"base64_encode": str(func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }),
+		"base64_encode": str(func(s string) string { return base64.StdEncoding.EncodeToString([]byte(lqWritten(s))) }),
 		"base64_decode": str(lqBase64Decode),
 		"sha256": str(func(s string) string {
-			h := sha256.Sum256([]byte(s))
+			h := sha256.Sum256([]byte(lqWritten(s)))
 			return hex.EncodeToString(h[:])
 		}),
 		"hmac_sha256": func(_ *lqFilterCall, v any, args []any) (any, error) {
-			m := hmac.New(sha256.New, []byte(lqStringify(lqArg(args, 0))))
-			m.Write([]byte(lqStringify(v)))
+			m := hmac.New(sha256.New, []byte(lqWritten(lqStringify(lqArg(args, 0)))))
+			m.Write([]byte(lqWritten(lqStringify(v))))
 			return hex.EncodeToString(m.Sum(nil)), nil
 		},
 		// misc
@@ -429,6 +406,44 @@ func init() {
 			return lqToNumberJS(lqToPrimitive(lqToValue(v))), nil
 		},
 	}
+}
+
+// lqArrayToSentence is array_to_sentence_string, with the TypeErrors
+// JavaScript throws for a value that is no array.
+func lqArrayToSentence(_ *lqFilterCall, v any, args []any) (any, error) {
+	conn := lqArg(args, 0)
+	if conn == lqUndefined {
+		conn = "and"
+	}
+	c := lqStringify(conn)
+	var items []any
+	switch x := v.(type) {
+	case nil:
+		return nil, lqErrorf("Cannot read properties of null (reading 'length')")
+	case lqUndefinedValue:
+		return nil, lqErrorf("Cannot read properties of undefined (reading 'length')")
+	case []any:
+		items = x
+	case string:
+		u := lqU16(x)
+		for i := range u {
+			items = append(items, lqFromU16(u[i:i+1]))
+		}
+		if len(items) > 2 {
+			return nil, lqErrorf("array.slice(...).join is not a function")
+		}
+	default:
+		return nil, lqErrorf("array.slice is not a function")
+	}
+	switch len(items) {
+	case 0:
+		return "", nil
+	case 1:
+		return items[0], nil
+	case 2:
+		return lqString(items[0]) + " " + c + " " + lqString(items[1]), nil
+	}
+	return lqJoin(items[:len(items)-1], ", ") + ", " + c + " " + lqString(items[len(items)-1]), nil
 }
 
 func lqNonNil(a []any) []any {
@@ -557,6 +572,7 @@ const (
 
 // lqEncodeURI is encodeURIComponent (safe lqURIComponentSafe) or encodeURI.
 func lqEncodeURI(s, safe string) string {
+	s = lqWritten(s)
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -638,22 +654,44 @@ func lqOrUndefined(v any, ok bool) any {
 // lqLower and lqUpper are toLowerCase and toUpperCase, with the
 // unconditional special casings Go's tables lack.
 func lqLower(s string) string {
-	return strings.ToLower(strings.ReplaceAll(s, "\u0130", "i\u0307"))
+	return lqMapCase(s, func(x string) string { return strings.ToLower(strings.ReplaceAll(x, "\u0130", "i\u0307")) })
+}
+
+// lqMapCase applies a case mapping to the text of s around its lone
+// surrogates, which it keeps.
+func lqMapCase(s string, f func(string) string) string {
+	if !strings.Contains(s, "\xed") {
+		return f(s)
+	}
+	var b strings.Builder
+	start := 0
+	for i := 0; i+2 < len(s); {
+		if s[i] == 0xed && s[i+1] >= 0xa0 && s[i+1] <= 0xbf {
+			b.WriteString(f(s[start:i]))
+			b.WriteString(s[i : i+3])
+			i += 3
+			start = i
+			continue
+		}
+		i++
+	}
+	b.WriteString(f(s[start:]))
+	return b.String()
 }
 
 var lqUpperSpecial = strings.NewReplacer("ß", "SS", "ŉ", "ʼN", "ﬀ", "FF", "ﬁ", "FI", "ﬂ", "FL", "ﬃ", "FFI", "ﬄ", "FFL", "ﬅ", "ST", "ﬆ", "ST")
 
 func lqUpper(s string) string {
-	return strings.ToUpper(lqUpperSpecial.Replace(s))
+	return lqMapCase(s, func(x string) string { return strings.ToUpper(lqUpperSpecial.Replace(x)) })
 }
 
 // lqSplit is String.prototype.split with a string separator.
 func lqSplit(s, sep string) []string {
 	if sep == "" {
-		u := utf16.Encode([]rune(s))
+		u := lqU16(s)
 		out := make([]string, len(u))
 		for i := range u {
-			out[i] = string(utf16.Decode(u[i : i+1]))
+			out[i] = lqFromU16(u[i : i+1])
 		}
 		return out
 	}
@@ -710,7 +748,7 @@ func lqSliceFilter(_ *lqFilterCall, v any, args []any) (any, error) {
 		}
 		return lqSliceArray(a, begin, lqJSAdd(begin, length)), nil
 	}
-	u := utf16.Encode([]rune(lqStringify(v)))
+	u := lqU16(lqStringify(v))
 	if lqCompare("<", begin, 0.0) {
 		begin = lqJSAdd(float64(len(u)), begin)
 	}
@@ -719,7 +757,7 @@ func lqSliceFilter(_ *lqFilterCall, v any, args []any) (any, error) {
 	if b >= e {
 		return "", nil
 	}
-	return string(utf16.Decode(u[b:e])), nil
+	return lqFromU16(u[b:e]), nil
 }
 
 func lqTruncate(_ *lqFilterCall, v any, args []any) (any, error) {
@@ -732,7 +770,7 @@ func lqTruncate(_ *lqFilterCall, v any, args []any) (any, error) {
 	if x := lqArg(args, 1); x != lqUndefined {
 		o = lqStringify(x)
 	}
-	u := utf16.Encode([]rune(s))
+	u := lqU16(s)
 	if lqCompare("<=", float64(len(u)), l) {
 		return v, nil
 	}
@@ -741,7 +779,7 @@ func lqTruncate(_ *lqFilterCall, v any, args []any) (any, error) {
 		end = 0
 	}
 	end = math.Min(math.Trunc(end), float64(len(u)))
-	return string(utf16.Decode(u[:int(end)])) + o, nil
+	return lqFromU16(u[:int(end)]) + o, nil
 }
 
 var lqSpaceSplitRE = lqSpacesRE
@@ -831,8 +869,8 @@ func lqJSONFilter(_ *lqFilterCall, v any, args []any) (any, error) {
 			space = strings.Repeat(" ", int(n))
 		}
 	case string:
-		u := utf16.Encode([]rune(x))
-		space = string(utf16.Decode(u[:min(10, len(u))]))
+		u := lqU16(x)
+		space = lqFromU16(u[:min(10, len(u))])
 	}
 	s, ok := lqJSONValue(v, space, "")
 	if !ok {
@@ -862,9 +900,9 @@ func lqJSONValue(v any, space, indent string) (string, bool) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return "null", true
 		}
-		return lqNumberString(x), true
+		return NumberString(x), true
 	case string:
-		return lqQuoteJSON(utf16.Encode([]rune(x))), true
+		return lqQuoteJSON(lqU16(x)), true
 	case []any:
 		if len(x) == 0 {
 			return "[]", true
@@ -910,7 +948,7 @@ func lqJSONValue(v any, space, indent string) (string, bool) {
 		if space != "" {
 			sep = ": "
 		}
-		parts = append(parts, lqQuoteJSON(utf16.Encode([]rune(k)))+sep+s)
+		parts = append(parts, lqQuoteJSON(lqU16(k))+sep+s)
 	}
 	if len(parts) == 0 {
 		return "{}", true

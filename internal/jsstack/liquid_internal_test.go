@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"testing"
 )
@@ -63,6 +62,11 @@ func decodeOrdered(t *testing.T, data []byte) any {
 	return value()
 }
 
+// liquidKnownDifferences lists the cases of the table whose result the
+// twin does not reproduce, each with the reason; the test fails when one of
+// them matches (remove it then) as when an unlisted case differs.
+var liquidKnownDifferences = map[int]string{}
+
 // TestLiquidTable renders every case of the differential table and
 // compares the output, or the error's String(), with what LiquidJS gave.
 // The cases run in order against one environment, as upstream renders
@@ -103,24 +107,32 @@ func TestLiquidTable(t *testing.T) {
 		} else {
 			have = "output " + got
 		}
-		if have != want {
+		reason, known := liquidKnownDifferences[i]
+		switch {
+		case have == want && known:
+			t.Errorf("case %d %q is listed as differing (%s) and matches: remove it from the list", i, c.Template, reason)
+		case have != want && !known:
 			t.Errorf("case %d %q:\n got %q\nwant %q", i, c.Template, have, want)
-			continue
 		}
-		pass++
+		if have == want {
+			pass++
+		}
 	}
-	t.Logf("%d of %d cases equal to LiquidJS %s (Node %s)", pass, len(table.Cases), table.LiquidJS, table.Node)
+	t.Logf("%d of %d cases equal to LiquidJS %s (Node %s); %d listed differences", pass, len(table.Cases), table.LiquidJS, table.Node, len(liquidKnownDifferences))
 }
 
-func TestLiquidNumberString(t *testing.T) {
-	point1, point2 := 0.1, 0.2
-	for f, want := range map[float64]string{
-		0: "0", 1: "1", -4: "-4", 2.5: "2.5", 1e21: "1e+21", 1e-7: "1e-7", 123456789e12: "123456789000000000000",
-		point1 + point2: "0.30000000000000004", 1.5e-6: "0.0000015", 1.23e25: "1.23e+25",
-	} {
-		if got := lqNumberString(f); got != want {
-			t.Errorf("%v: %q, want %q", f, got, want)
-		}
+// FuzzRenderLiquid checks that no template makes the twin panic or return
+// an error that is no *LiquidError.
+func FuzzRenderLiquid(f *testing.F) {
+	for _, s := range []string{"[[= a | b: 1, c: 'x' ]]", "[[% if a %]]x[[% else %]]y[[% endif %]]", "[[% raw %]][[= x ]][[% endraw %]]", "[[% for i in (1..3) limit: 2 %]][[= i | date: '%Y' ]][[% endfor %]]", "[[% liquid\necho 1\n%]]", "[[= \"\\ud83d\" | split: '' ]]"} {
+		f.Add(s)
 	}
-	_ = fmt.Sprint()
+	f.Fuzz(func(t *testing.T, template string) {
+		env := NewLiquidEnv(map[string]any{"a": []any{1.0, "x", nil}, "b": map[string]any{"c": true}})
+		_, err := RenderLiquid(template, env)
+		var le *LiquidError
+		if err != nil && !errors.As(err, &le) {
+			t.Fatalf("%q: %v is no *LiquidError", template, err)
+		}
+	})
 }

@@ -115,15 +115,15 @@ func (c *lqCtx) evalToken(tok lqToken, lenient bool) (any, error) {
 			return nil, err
 		}
 		lo, hi := lqToNumberJS(lqToPrimitive(lqToValue(low))), lqToNumberJS(lqToPrimitive(lqToValue(high)))
-		var out []any
 		if hi+1-lo > 1e7 {
 			return nil, lqErrorf("Invalid array length")
 		}
+		out := []any{}
+		if n := hi + 1 - lo; n > 0 {
+			out = make([]any, 0, int(math.Ceil(n)))
+		}
 		for i := lo; i < hi+1; i++ {
 			out = append(out, i)
-		}
-		if out == nil {
-			out = []any{}
 		}
 		return out, nil
 	}

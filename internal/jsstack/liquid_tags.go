@@ -4,7 +4,6 @@ import (
 	"errors"
 	"regexp"
 	"strings"
-	"unicode/utf16"
 )
 
 // The parser and the built-in tags of LiquidJS (src/parser, src/tags).
@@ -109,7 +108,7 @@ func lqNotClosed(t *lqTag) error { return lqErrorf("tag " + t.text() + " not clo
 // lqAssertEmpty is assertEmpty(args).
 func lqAssertEmpty(args string) error {
 	if args != "" {
-		return lqErrorf("unexpected " + lqQuoteJSON(utf16.Encode([]rune(args))))
+		return lqErrorf("unexpected " + lqQuoteJSON(lqU16(args)))
 	}
 	return nil
 }

@@ -47,10 +47,10 @@ func lqIsWord(c int) bool {
 
 // Upstream's delimiters.
 var (
-	lqTagLeft     = utf16.Encode([]rune("[[%"))
-	lqTagRight    = utf16.Encode([]rune("%]]"))
-	lqOutputLeft  = utf16.Encode([]rune("[[="))
-	lqOutputRight = utf16.Encode([]rune("]]"))
+	lqTagLeft     = lqU16("[[%")
+	lqTagRight    = lqU16("%]]")
+	lqOutputLeft  = lqU16("[[=")
+	lqOutputRight = lqU16("]]")
 )
 
 // lqPos is a token's span in its input.
@@ -84,7 +84,7 @@ func lqSlice(in []uint16, b, e int) string {
 	if b >= e {
 		return ""
 	}
-	return string(utf16.Decode(in[b:e]))
+	return lqFromU16(in[b:e])
 }
 
 // lqError builds a LiquidError of a class at a token.
@@ -264,7 +264,7 @@ func newLqTokenizer(in []uint16, p, n int) *lqTokenizer {
 }
 
 func newLqTokenizerString(s string) *lqTokenizer {
-	in := utf16.Encode([]rune(s))
+	in := lqU16(s)
 	return newLqTokenizer(in, 0, len(in))
 }
 
@@ -912,7 +912,7 @@ func lqParseStringLiteral(s []uint16) string {
 			out = append(out, uint16(val))
 		}
 	}
-	return string(utf16.Decode(out))
+	return lqFromU16(out)
 }
 
 // lqQuoteJSON is JSON.stringify of a string of UTF-16 code units.

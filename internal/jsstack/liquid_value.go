@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Values of the Liquid twin are JavaScript values: lqUndefinedValue
@@ -199,7 +200,7 @@ func lqString(v any) string {
 		}
 		return "false"
 	case float64:
-		return lqNumberString(x)
+		return NumberString(x)
 	case string:
 		return x
 	case []any:
@@ -216,52 +217,6 @@ func lqString(v any) string {
 		return "[object Object]"
 	}
 	return "[object Object]"
-}
-
-// lqNumberString is Number.prototype.toString().
-func lqNumberString(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		return "0"
-	case f < 0:
-		return "-" + lqNumberString(-f)
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, exp, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	x, _ := strconv.Atoi(exp)
-	n := x + 1
-	k := len(digits)
-	switch {
-	case k <= n && n <= 21:
-		return digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		return digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		return "0." + strings.Repeat("0", -n) + digits
-	}
-	sign := "+"
-	if n-1 < 0 {
-		sign = "-"
-	}
-	m := digits[:1]
-	if k > 1 {
-		m += "." + digits[1:]
-	}
-	return m + "e" + sign + strconv.Itoa(lqAbsInt(n-1))
-}
-
-func lqAbsInt(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
 
 // lqStringToNumber is JavaScript's StringToNumber.
@@ -384,7 +339,7 @@ func lqStrictEquals(a, b any) bool {
 		return ok && x == y
 	case string:
 		y, ok := b.(string)
-		return ok && x == y
+		return ok && (x == y || strings.Contains(x+y, "\xed") && slices.Equal(lqU16(x), lqU16(y)))
 	case bool:
 		y, ok := b.(bool)
 		return ok && x == y
@@ -519,11 +474,14 @@ func lqToPrimitive(v any) any {
 }
 
 func lqCompareUTF16(a, b string) int {
-	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+	return slices.Compare(lqU16(a), lqU16(b))
 }
 
 // lqLen is a string's length in UTF-16 code units.
 func lqLen(s string) int {
+	if strings.Contains(s, "\xed") {
+		return len(lqU16(s))
+	}
 	n := 0
 	for _, r := range s {
 		if r >= 0x10000 {
@@ -573,7 +531,7 @@ func lqToArray(v any) []any {
 // lqPropertyKey is JavaScript's ToPropertyKey for the keys of a read.
 func lqPropertyKey(k any) string {
 	if f, ok := k.(float64); ok {
-		return lqNumberString(f)
+		return NumberString(f)
 	}
 	return lqString(k)
 }
@@ -583,12 +541,12 @@ func lqPropertyKey(k any) string {
 func lqReadJS(obj any, key string) any {
 	switch o := obj.(type) {
 	case string:
-		u := utf16.Encode([]rune(o))
+		u := lqU16(o)
 		if key == "length" {
 			return float64(len(u))
 		}
 		if i, ok := lqArrayIndex(key); ok && i < len(u) {
-			return string(utf16.Decode(u[i : i+1]))
+			return lqFromU16(u[i : i+1])
 		}
 		return lqUndefined
 	case []any:
@@ -724,4 +682,60 @@ func lqHasKey(obj any, key string) bool {
 	}
 	_, ok := lqOwn(obj, key)
 	return ok
+}
+
+// JavaScript strings are sequences of UTF-16 code units, which may hold
+// a lone surrogate (a string split between the two halves of a pair).
+// The twin keeps such a unit in a Go string as its three-byte
+// generalized UTF-8 form (WTF-8), so that halves joined again make the
+// character; lqWritten turns what is left alone into U+FFFD, as Node does
+// when it writes the text as UTF-8.
+
+// lqU16 returns the UTF-16 code units of a string.
+func lqU16(s string) []uint16 {
+	u := make([]uint16, 0, len(s))
+	for i := 0; i < len(s); {
+		if s[i] == 0xed && i+2 < len(s) && s[i+1] >= 0xa0 && s[i+1] <= 0xbf && s[i+2] >= 0x80 && s[i+2] <= 0xbf {
+			u = append(u, 0xd000|uint16(s[i+1]&0x3f)<<6|uint16(s[i+2]&0x3f))
+			i += 3
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if r >= 0x10000 {
+			a, b := utf16.EncodeRune(r)
+			u = append(u, uint16(a), uint16(b))
+			continue
+		}
+		u = append(u, uint16(r))
+	}
+	return u
+}
+
+// lqFromU16 returns the string of UTF-16 code units, a lone surrogate in
+// its WTF-8 form.
+func lqFromU16(u []uint16) string {
+	var b strings.Builder
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		switch {
+		case c >= 0xd800 && c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] < 0xe000:
+			b.WriteRune(utf16.DecodeRune(rune(c), rune(u[i+1])))
+			i++
+		case c >= 0xd800 && c < 0xe000:
+			b.Write([]byte{0xe0 | byte(c>>12), 0x80 | byte(c>>6)&0x3f, 0x80 | byte(c)&0x3f})
+		default:
+			b.WriteRune(rune(c))
+		}
+	}
+	return b.String()
+}
+
+// lqWritten is the text Node writes for a rendered string: surrogate
+// halves that meet become their character, lone ones U+FFFD.
+func lqWritten(s string) string {
+	if !strings.Contains(s, "\xed") {
+		return s
+	}
+	return string(utf16.Decode(lqU16(s)))
 }

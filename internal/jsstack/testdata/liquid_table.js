@@ -854,6 +854,96 @@ const cases = [
   `model = "[[= outfitter.profile.controls.model ]]"\n[[%- if outfitter.custom_settings.t %]]\nflag = true\n[[%- endif %]]\n`,
 ];
 
+
+// Generated cases: templates drawn from fragments by a seeded generator
+// (mulberry32, seed 30), so that the table also holds combinations
+// nobody wrote by hand; the same seed draws the same templates.
+function mulberry32(a) {
+  return () => {
+    a |= 0; a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rnd = mulberry32(Number(process.env.LIQUID_TABLE_SEED || 30));
+const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+const values = [
+  `${c}.name`, `${c}.n`, `${c}.f`, `${c}.neg`, `${c}.zero`, `${c}.t`, `${c}.no`, `${c}.nil`, `${c}.empty`,
+  `${c}.list`, `${c}.nums`, `${c}.mixed`, `${c}.none`, `${c}.nested`, `${c}.objs`, `${c}.uni`, `${c}.spaced`,
+  `${c}.csv`, `${c}.words`, `${c}.multi`, `${c}.num_str`, `${c}.float_str`, `${c}.missing`, `${c}.list[1]`,
+  `${c}.nested.a.b`, `${c}.objs[0].name`, 'outfitter.agent', 'outfitter.profile.id', 'outfitter.profile.inherits',
+  'nothing', 'x', '"str"', "'q'", '""', '3', '-2', '1.5', '0', 'true', 'false', 'nil', 'empty', 'blank', '(1..3)',
+  `(0..${c}.n)`, '"a,b"', '"  sp  "', '"A b C"', '"10"', '"😀é"',
+];
+const filters = [
+  'upcase', 'downcase', 'capitalize', 'size', 'first', 'last', 'reverse', 'sort', 'sort_natural', 'uniq', 'compact',
+  'join', 'join: ","', 'join: nil', 'split: ","', 'split: ""', 'strip', 'lstrip', 'rstrip', 'escape', 'json', 'json: 1',
+  'plus: 1', 'plus: "2"', 'minus: 1.5', 'times: 2', 'divided_by: 2', 'divided_by: 0', 'modulo: 2', 'abs', 'ceil',
+  'floor', 'round', 'round: 1', 'at_least: 2', 'at_most: 2', 'append: "!"', 'append: VALUE', 'prepend: VALUE',
+  'default: "d"', 'default: VALUE', 'default: 1, allow_false: true', 'replace: "a", "b"', 'remove: "a"',
+  'slice: 1', 'slice: -1, 2', 'truncate: 3', 'truncatewords: 1', 'map: "name"', 'where: "name", "x"', 'sum',
+  'concat: VALUE', 'push: VALUE', 'to_integer', 'url_encode', 'strip_html', 'newline_to_br', 'number_of_words',
+  'array_to_sentence_string', 'nosuchfilter', 'append', 'append: 1, 2', 'date: "%Y"', 'base64_encode', 'slugify',
+];
+const ops = ['==', '!=', '>', '<', '>=', '<=', 'contains', 'and', 'or'];
+const ws = ['', '', ' ', '  ', '\n', '\t'];
+function value() {
+  return pick(values);
+}
+function filtered(depth = 0) {
+  let v = value();
+  const n = Math.floor(rnd() * 3);
+  for (let i = 0; i < n; i++) v += ' | ' + pick(filters).replace('VALUE', value());
+  return v;
+}
+function cond() {
+  let e = (rnd() < 0.2 ? 'not ' : '') + value();
+  if (rnd() < 0.6) e += ` ${pick(ops)} ${value()}`;
+  if (rnd() < 0.2) e += ` ${pick(['and', 'or'])} ${value()}`;
+  if (rnd() < 0.1) e += ' | ' + pick(filters).replace('VALUE', value());
+  return e;
+}
+function trim(open) {
+  return rnd() < 0.2 ? (open ? '-' : '-') : '';
+}
+function out() {
+  return `[[=${trim(true)}${pick(ws)}${filtered()}${pick(ws)}${trim(false)}]]`;
+}
+function tag(body) {
+  return `[[%${trim(true)} ${body} ${trim(false)}%]]`;
+}
+function text() {
+  return pick(['a', ' ', '\n', 'x\n  ', '[[', ']]', '[ [= y ]]', '%]]', 'é', '😀', '{{ x }}', '\r\n', '  \n\n  ']);
+}
+function block(depth) {
+  const parts = [];
+  const n = 1 + Math.floor(rnd() * 3);
+  for (let i = 0; i < n; i++) parts.push(node(depth + 1));
+  return parts.join('');
+}
+function node(depth) {
+  const r = rnd();
+  if (depth > 2 || r < 0.3) return rnd() < 0.5 ? text() : out();
+  if (r < 0.45) return tag(`if ${cond()}`) + block(depth) + (rnd() < 0.4 ? tag(rnd() < 0.3 ? `elsif ${cond()}` : 'else') + block(depth) : '') + (rnd() < 0.93 ? tag('endif') : '');
+  if (r < 0.55) return tag(`for i in ${value()}${rnd() < 0.3 ? pick([' limit: 2', ' reversed', ' offset: 1', ' limit: x']) : ''}`) + block(depth) + (rnd() < 0.2 ? '[[= forloop.index ]]' : '') + (rnd() < 0.93 ? tag('endfor') : '');
+  if (r < 0.62) return tag(`assign v = ${filtered()}`) + '[[= v ]]';
+  if (r < 0.67) return tag('capture v') + block(depth) + tag('endcapture') + '[[= v | size ]]';
+  if (r < 0.72) return tag(`unless ${cond()}`) + block(depth) + tag('endunless');
+  if (r < 0.77) return tag(`case ${value()}`) + tag(`when ${value()}, ${value()}`) + block(depth) + tag('else') + block(depth) + tag('endcase');
+  if (r < 0.8) return tag('raw') + block(depth) + tag('endraw');
+  if (r < 0.83) return tag(`echo ${filtered()}`);
+  if (r < 0.86) return tag(pick(['increment k', 'decrement k', 'cycle "a", "b"', 'comment']) ) + (rnd() < 0.5 ? tag('endcomment') : '');
+  if (r < 0.9) return pick(['[[= ', '[[% if ', '[[%', '[[=', '[[= "x" ', '[[% for i in %]]', '[[% endif %]]', '[[% else %]]', '[[= x | ]]', '[[= x y ]]', '[[% if true %]]', '[[= (1.. ]]', '[[= a[ ]]']);
+  return text() + out();
+}
+for (let i = 0; i < Number(process.env.LIQUID_TABLE_GENERATED || 1500); i++) {
+  let t = '';
+  const n = 1 + Math.floor(rnd() * 4);
+  for (let j = 0; j < n; j++) t += node(0);
+  cases.push(t);
+}
+
 function render(template) {
   try {
     return { output: engine.parseAndRenderSync(template, bindings) };
