@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
@@ -294,6 +295,30 @@ func canLink(fsys FS, name string) bool {
 	return !errors.Is(err, errors.ErrUnsupported)
 }
 
+// createsInside checks, before a missing profile-owned source is
+// created, that what would be created lies in its profile folder, links
+// resolved ([resolve.Confine]): a directory on the way that was swapped
+// for a link out of the folder, or a dangling link out at the source
+// itself, would have the creation land where it leads (~/.ssh, say). A
+// source that exists is not checked: nothing is created.
+func createsInside(fsys FS, source, folder string) error {
+	if _, err := vfs.Stat(fsys, source); err == nil {
+		return nil
+	} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, vfs.ErrNotDir) {
+		return &WriteError{Step: "create source", Path: source, Err: err}
+	}
+	err := resolve.Confine(fsys, source, folder)
+	if e, ok := errors.AsType[*resolve.EscapeError](err); ok {
+		return &StateError{Path: source, Msg: fmt.Sprintf(
+			"State source path '%s' is not created: the symbolic link '%s' on its way leads out of profile folder '%s' (to '%s'), where Outfitter never writes.",
+			resolve.Quote(source), resolve.Quote(e.Link), resolve.Quote(folder), resolve.Quote(e.Resolved))}
+	}
+	if err != nil {
+		return &WriteError{Step: "create source", Path: source, Err: err}
+	}
+	return nil
+}
+
 // initialContent is the content a missing source file is created with.
 func initialContent(name string) (string, bool) {
 	switch path.Base(name) {
@@ -320,6 +345,11 @@ func EnsureSource(fsys FS, sp StatePath) (warning string, err error) {
 }
 
 func ensureSource(fsys FS, source string, directory bool, folder string, made madeDirs) (string, error) {
+	if folder != "" {
+		if err := createsInside(fsys, source, folder); err != nil {
+			return "", err
+		}
+	}
 	var mkErr error
 	if directory {
 		// Usually missing or a directory: MkdirAll answers both at once;

@@ -568,3 +568,58 @@ func TestPlanNeverSweepsALiveRoot(t *testing.T) {
 		t.Errorf("Sweep after the session ended = %q, want %q", got, root)
 	}
 }
+
+// TestEnsureSourceNeverLeavesItsFolder is finding 9 of the hostile
+// repositories: a profile-owned source is created only inside its
+// profile folder. When a directory on its way was swapped for a link out
+// of the folder (the agent can do it, and a persist answer then creates
+// the source), or the source itself is a dangling link out, nothing is
+// created where the link leads: the source is refused with a
+// [*composite.StateError] naming the link. Links that stay in the folder
+// are followed as before.
+func TestEnsureSourceNeverLeavesItsFolder(t *testing.T) {
+	t.Parallel()
+	const folder = "/h/profiles/eng"
+	tests := []struct {
+		name      string
+		links     map[string]string
+		source    string
+		directory bool
+		created   string // "" when nothing may be created
+	}{
+		{"a directory on the way leads out", map[string]string{folder + "/cli_specific/pi": "/h/.ssh"}, folder + "/cli_specific/pi/auth.json", false, ""},
+		{"a chain of links leads out", map[string]string{folder + "/cli_specific/pi": "hop", folder + "/cli_specific/hop": "/h/.ssh"}, folder + "/cli_specific/pi/plugins", true, ""},
+		{"the source is a dangling link out", map[string]string{folder + "/cli_specific/pi/auth.json": "/h/.ssh/auth.json"}, folder + "/cli_specific/pi/auth.json", false, ""},
+		{"a link inside the folder", map[string]string{folder + "/cli_specific/pi": "shared"}, folder + "/cli_specific/pi/auth.json", false, folder + "/cli_specific/shared/auth.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fsys := memWithRoot(t)
+			must(t, fsys.MkdirAll("/h/.ssh", 0o700))
+			must(t, fsys.MkdirAll(folder+"/cli_specific/shared", 0o755))
+			must(t, fsys.MkdirAll(folder+"/cli_specific/pi", 0o755))
+			for name, target := range tt.links {
+				_ = fsys.Remove(name)
+				must(t, fsys.Symlink(target, name))
+			}
+			_, err := composite.EnsureSource(fsys, composite.StatePath{RelativePath: "x", Strategy: "symlink", SourcePath: tt.source, Directory: tt.directory, Folder: folder})
+			if list, _ := vfs.ReadDir(fsys, "/h/.ssh"); len(list) > 0 {
+				t.Errorf("created in /h/.ssh: %v", list)
+			}
+			if tt.created != "" {
+				if err != nil {
+					t.Fatalf("EnsureSource: %v", err)
+				}
+				if _, err := fsys.Lstat(tt.created); err != nil {
+					t.Errorf("%s was not created: %v", tt.created, err)
+				}
+				return
+			}
+			var se *composite.StateError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), "symbolic link") {
+				t.Errorf("error %v, want the source refused", err)
+			}
+		})
+	}
+}
