@@ -68,9 +68,19 @@ func NewLiquidEnv(bindings any) *LiquidEnv {
 // RenderLiquid renders a template as LiquidJS's parseAndRenderSync does
 // with upstream Outfitter's options: [[= ]] outputs, [[% %]] tags, strict
 // filters and variables, lenient if, own properties only, no dynamic
-// partials and LiquidJS's other defaults. A template that does not
-// tokenize, parse or render returns a [*LiquidError]. Partials (include,
-// render, layout) are never found: the twin reads no files.
+// partials and LiquidJS's other defaults, in the UTC time zone and the
+// en-US locale upstream's process runs with. A template that does not
+// tokenize, parse or render returns a [*LiquidError].
+//
+// Where the twin departs from LiquidJS: partials (include, render,
+// layout) are never found (the twin reads no files; LiquidJS looks in
+// the process's working directory); the date filters read ISO 8601, V8's
+// legacy forms of one to three numbers and "Mon D, YYYY" but not every
+// text V8's legacy parser accepts (another text is returned unchanged),
+// and take a time zone argument only as minutes, not as a zone name; a
+// range of more than ten million numbers fails ("Invalid array length")
+// where LiquidJS builds it; block.super renders nothing; sample draws
+// with Go's generator.
 func RenderLiquid(template string, env *LiquidEnv) (string, error) {
 	if env == nil {
 		env = NewLiquidEnv(nil)

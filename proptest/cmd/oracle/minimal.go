@@ -58,6 +58,16 @@ func minimalWorlds() map[string]proptest.World {
 		"always-answer-yaml":  always,
 		"report-tokenization": minimalWorld("pi", nil, nil, []proptest.File{{Path: "cli_specific/pi/.mcp.json", Data: "[1, 2]\n"}}, nil),
 		"liquid-error-text":   minimalWorld("pi", entries("system_prompt", `"[[= outfitter.nothing ]]"`), nil, nil, nil),
+		// Templates as LiquidJS renders them (internal/jsstack's Liquid
+		// twin): a render with whitespace control, raw, filters with
+		// arguments, a loop, comparisons and a literal [[, then one world
+		// per class of LiquidJS error, each with its line and column.
+		"liquid-render": minimalWorld("pi", entries("system_prompt",
+			`"Agent: [[%- if outfitter.agent == 'pi' and outfitter.profile.inherits.size < 1 -%]]\n  [[= outfitter.agent | upcase | append: '!' | replace: 'I', 'i' ]]\n[[%- endif %]] [[ -f x ]] [[% raw %]][[= kept ]][[% endraw %]][[% for s in outfitter.settings.profile_sources %]] [[= forloop.index ]]:[[= s | json ]][[% endfor %]] [[= outfitter.custom_settings.missing | default: 'none' ]]"`), nil, nil, nil),
+		"liquid-tokenization-error": minimalWorld("pi", entries("system_prompt", `"line one\nline two [[= outfitter.agent | upcase 'x' ]]"`), nil, nil, nil),
+		"liquid-parse-error":        minimalWorld("pi", entries("system_prompt", `"[[% if outfitter.agent %]]\n  [[= outfitter.agent | nosuchfilter ]]\n[[% endif %]]"`), nil, nil, nil),
+		"liquid-render-error":       minimalWorld("pi", entries("system_prompt", `"é😀 [[= outfitter.agent | append ]]"`), nil, nil, nil),
+		"liquid-undefined-in-tag":   minimalWorld("pi", entries("system_prompt", `"x\n[[% for s in outfitter.nothing %]][[= s ]][[% endfor %]]"`), nil, nil, nil),
 		"skill-md-validation": minimalWorld("pi", entries("skills", "[review]"), nil, nil,
 			[]proptest.File{{Path: "project/.outfitter/skills/review/SKILL.md", Data: "# review\n"}}),
 		"skill-error-scope": minimalWorld("pi", entries("pi", "{skills: [{id: ghost-skill}]}"), nil, nil, nil),
