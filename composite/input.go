@@ -61,6 +61,8 @@ type Input struct {
 	// Onboarding is set for a first-run onboarding launch (see
 	// [Request].Onboarding).
 	Onboarding *Onboarding
+	// Platform is the operating system the run acts as ([Request].Platform).
+	Platform vfs.Platform
 
 	candidates stateCandidates // recorded by StatePaths for Composite.Candidates
 }

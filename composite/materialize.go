@@ -83,6 +83,16 @@ type WriteOptions struct {
 	// Cwd is the directory a relative source path is created against; the
 	// link keeps the relative target verbatim. Empty means "/".
 	Cwd string
+	// Platform is the operating system the materialization acts as; ""
+	// means Linux. [vfs.PlatformWin32] reproduces upstream's SafeSymlink
+	// on Windows without Developer Mode, where creating a symbolic link
+	// is refused with EPERM: a directory state path becomes a junction (a
+	// link to the source's absolute path, which needs no privilege), and
+	// where the junction is refused too (EPERM or EACCES from the file
+	// system), or for a file, the source is copied, with upstream's
+	// warning that writes to the copy will not persist back. Other
+	// platforms create links as Linux does.
+	Platform vfs.Platform
 }
 
 // Write materializes c on fsys: generated files in order, then every
@@ -124,7 +134,7 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 		if sp.IsUnknown() {
 			continue
 		}
-		w, err := materializeStatePath(fsys, root, sp, outs[len(c.Files)+i], opts.Cwd, made)
+		w, err := materializeStatePath(fsys, root, sp, outs[len(c.Files)+i], opts.Cwd, opts.Platform, made)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return warnings, err
@@ -191,7 +201,7 @@ func (m madeDirs) mkdirAll(fsys FS, dir string) error {
 
 // materializeStatePath materializes sp, whose output under the clean root
 // is out (resolveAgainst(root, sp.Name())).
-func materializeStatePath(fsys FS, root string, sp StatePath, out, cwd string, made madeDirs) ([]string, error) {
+func materializeStatePath(fsys FS, root string, sp StatePath, out, cwd string, platform vfs.Platform, made madeDirs) ([]string, error) {
 	out, err := checkStateOutput(root, sp, out)
 	if err != nil {
 		return nil, err
@@ -216,6 +226,9 @@ func materializeStatePath(fsys FS, root string, sp StatePath, out, cwd string, m
 		cwd = "/"
 	}
 	src := resolveAgainst(cwd, sp.SourcePath)
+	if platform == vfs.PlatformWin32 {
+		return materializeWindows(fsys, sp, src, out, made)
+	}
 	// The link first: on a fresh root there is nothing to replace, and a
 	// link's target need not exist yet. Its source is ensured right after.
 	err = vfs.Symlink(fsys, sp.SourcePath, out)
@@ -240,10 +253,43 @@ func materializeStatePath(fsys FS, root string, sp StatePath, out, cwd string, m
 	if err != nil {
 		return nonEmpty(w), err
 	}
+	return copyFallback(fsys, sp, src, out, w)
+}
+
+// copyFallback copies the source src of sp to its output out, in place
+// of a link, and returns the warnings: w (the source's own), then
+// upstream's warning that writes will not persist back.
+func copyFallback(fsys FS, sp StatePath, src, out, w string) ([]string, error) {
 	if err := copyTree(fsys, src, out); err != nil {
 		return nonEmpty(w), &WriteError{Step: "copy source", Path: out, Err: err}
 	}
 	return append(nonEmpty(w), fmt.Sprintf("State path '%s' could not be symlinked (symlinks are unavailable on this platform); copied '%s' instead, so writes to it will not persist back.", sp.RelativePath, sp.SourcePath)), nil
+}
+
+// materializeWindows is upstream's materializeSymlink with SafeSymlink's
+// Windows fallback, on a Windows that refuses symbolic links: the output
+// is cleared and the source ensured, as upstream does before it links;
+// the symbolic link is refused (EPERM), so a directory gets a junction
+// to the source's absolute path, and a file, or a directory whose
+// junction the file system refuses with EPERM or EACCES, gets a copy.
+func materializeWindows(fsys FS, sp StatePath, src, out string, made madeDirs) ([]string, error) {
+	if err := removeExisting(fsys, out, made); err != nil {
+		return nil, err
+	}
+	w, err := ensureSource(fsys, src, sp.Directory, sp.Folder, made)
+	if err != nil {
+		return nonEmpty(w), err
+	}
+	if sp.Directory {
+		err := vfs.Symlink(fsys, src, out)
+		if err == nil {
+			return nonEmpty(w), nil
+		}
+		if !errors.Is(err, fs.ErrPermission) && !errors.Is(err, errors.ErrUnsupported) {
+			return nonEmpty(w), &WriteError{Step: "junction", Path: out, Err: err}
+		}
+	}
+	return copyFallback(fsys, sp, src, out, w)
 }
 
 // nonEmpty returns the warning w as a list: none when it is empty.

@@ -71,6 +71,12 @@ type Request struct {
 	// [Onboarder]); the adapter's [LaunchFinisher] sees it in
 	// [Input].Onboarding.
 	Onboarding *Onboarding
+	// Platform is the operating system the run acts as, "" meaning Linux:
+	// on [vfs.PlatformWin32], state paths are materialized as upstream's
+	// SafeSymlink does on Windows (see [WriteOptions].Platform). The file
+	// system's own answers (case folding) are the file system's: a
+	// vfs.MemFS made with the same platform gives them.
+	Platform vfs.Platform
 }
 
 // StrictError is the failure of a --strict run that has warnings, before
@@ -218,7 +224,7 @@ func (r *Run) plan(root string, req Request, assets fs.FS, agents []string) erro
 		ProfileFolders: res.ProfileFolders, ProfilePaths: res.ProfilePaths,
 		PassThrough: req.PassThrough, Profile: skills.profile, Layers: res.Layers,
 		Settings: res.Settings, SettingsPaths: res.SettingsPaths, Assets: assets,
-		Cwd: req.Cwd, Env: req.Env, Onboarding: req.Onboarding,
+		Cwd: req.Cwd, Env: req.Env, Onboarding: req.Onboarding, Platform: req.Platform,
 	}
 	r.Input = in
 	c, warnings, err := r.Adapter.Compose(in)
@@ -250,7 +256,7 @@ func (r *Run) plan(root string, req Request, assets fs.FS, agents []string) erro
 // messages upstream prints on standard error on the way: the
 // copy-fallback warnings, then the export's skip notices.
 func (r *Run) Materialize() ([]string, error) {
-	notices, err := Write(r.FS, r.Composite, WriteOptions{Cwd: r.Input.cwd()})
+	notices, err := Write(r.FS, r.Composite, WriteOptions{Cwd: r.Input.cwd(), Platform: r.Input.Platform})
 	if err != nil {
 		return notices, err
 	}
