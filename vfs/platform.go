@@ -1,8 +1,12 @@
 package vfs
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"path"
 	"syscall"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -214,4 +218,102 @@ func (p *personality) createErr(base string) error {
 		return syscall.EILSEQ
 	}
 	return nil
+}
+
+// CloneAs returns a copy of m whose file system imitates the platform p
+// ("" is [PlatformLinux]): m's tree, entry by entry (modes, modification
+// times and link targets kept), created in a new MemFS with p, its clock
+// and umask. For m's own platform it is [MemFS.Clone]. Entries are
+// created parents first, in byte order of their names, as a checkout
+// writes them: on a folding platform, names that fold to one key become
+// one entry with the spelling created first and the content written last
+// (as git leaves "colliding" paths on a case-insensitive volume), and
+// directories that fold together merge. A file and a directory, or a
+// link and anything else, that fold together cannot both exist: CloneAs
+// returns the error of the second creation, naming it.
+func (m *MemFS) CloneAs(p Platform) (*MemFS, error) {
+	if p == "" {
+		p = PlatformLinux
+	}
+	if p == m.Platform() {
+		return m.Clone(), nil
+	}
+	src := m.Clone()
+	dst := NewMemFS(MemOptions{Clock: src.clock, Platform: p})
+	type later struct {
+		name  string
+		mode  fs.FileMode
+		mtime time.Time
+	}
+	var dirs []later
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		entries, err := src.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			name := path.Join(dir, e.Name())
+			fi, err := src.Lstat(name)
+			if err != nil {
+				return err
+			}
+			switch {
+			case fi.IsDir():
+				if err := dst.Mkdir(name, 0o700); err != nil && !dirExists(dst, name) {
+					return fmt.Errorf("clone as %s: %w", p, err)
+				}
+				if err := walk(name); err != nil {
+					return err
+				}
+				dirs = append(dirs, later{name, fi.Mode(), fi.ModTime()})
+			case fi.Mode()&fs.ModeSymlink != 0:
+				target, err := src.ReadLink(name)
+				if err == nil {
+					err = dst.Symlink(target, name)
+				}
+				if err != nil {
+					return fmt.Errorf("clone as %s: %w", p, err)
+				}
+			default:
+				data, err := src.ReadFile(name)
+				if err == nil {
+					err = dst.WriteFile(name, data, 0o600)
+				}
+				if err == nil {
+					err = dst.Chmod(name, fi.Mode())
+				}
+				if err == nil {
+					err = dst.Chtimes(name, time.Time{}, fi.ModTime())
+				}
+				if err != nil {
+					return fmt.Errorf("clone as %s: %w", p, err)
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk("/"); err != nil {
+		return nil, err
+	}
+	// Directories last, deepest first, so that creating their entries
+	// does not move their times.
+	root, err := src.Stat("/")
+	if err != nil {
+		return nil, err
+	}
+	dirs = append(dirs, later{"/", root.Mode(), root.ModTime()})
+	for _, d := range dirs {
+		if err := errors.Join(dst.Chmod(d.name, d.mode), dst.Chtimes(d.name, time.Time{}, d.mtime)); err != nil {
+			return nil, fmt.Errorf("clone as %s: %w", p, err)
+		}
+	}
+	dst.umask = src.umask
+	return dst, nil
+}
+
+// dirExists reports whether name is a directory of m, links not followed.
+func dirExists(m *MemFS, name string) bool {
+	fi, err := m.Lstat(name)
+	return err == nil && fi.IsDir()
 }

@@ -424,3 +424,44 @@ func wantErrno(err, want error) error {
 	}
 	return nil
 }
+
+func TestCloneAs(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	mustAll(t,
+		m.MkdirAll("/s/Demo", 0o750),
+		m.WriteFile("/s/Demo/SKILL.md", []byte("upper"), 0o640),
+		m.WriteFile("/s/Demo/skill.md", []byte("lower"), 0o644),
+		m.MkdirAll("/s/demo/refs", 0o755),
+		m.Symlink("Demo/SKILL.md", "/s/link"),
+		m.Chmod("/s", 0o750),
+	)
+	d, err := m.CloneAs(vfs.PlatformDarwin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Platform() != vfs.PlatformDarwin || m.Platform() != vfs.PlatformLinux {
+		t.Fatalf("platforms %q, %q", d.Platform(), m.Platform())
+	}
+	if err := errors.Join(
+		wantNames(d, "/s", "Demo", "link"),
+		wantNames(d, "/s/demo", "SKILL.md", "refs"),
+		wantContent(d, "/s/DEMO/skill.md", "lower"),
+		wantContent(d, "/s/link", "lower"),
+	); err != nil {
+		t.Error(err)
+	}
+	fi, err := d.Stat("/s")
+	if err != nil || fi.Mode().Perm() != 0o750 {
+		t.Errorf("Stat(/s) = %v, %v; want mode 0750 kept", fi, err)
+	}
+	if c, err := m.CloneAs(vfs.PlatformLinux); err != nil || c.Platform() != vfs.PlatformLinux {
+		t.Errorf("CloneAs(linux) = %v, %v", c, err)
+	}
+	// A file and a directory that fold together cannot both exist.
+	bad := vfs.NewMemFS(vfs.MemOptions{})
+	mustAll(t, bad.Mkdir("/A", 0o755), bad.WriteFile("/a", nil, 0o644))
+	if _, err := bad.CloneAs(vfs.PlatformWin32); !errors.Is(err, syscall.EISDIR) || !strings.Contains(err.Error(), "/a") {
+		t.Errorf("CloneAs of a colliding file and directory: %v, want EISDIR naming /a", err)
+	}
+}
