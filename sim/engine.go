@@ -67,6 +67,14 @@ type Options struct {
 	// default profiles. nil fetches nothing: an absent checkout stays
 	// absent, and no run onboards.
 	Tools sources.Runner
+	// Platform is the operating system the engine acts as, spelled as
+	// Node's process.platform; "" means Linux. On vfs.PlatformWin32 state
+	// paths are materialized as upstream's SafeSymlink does on a Windows
+	// that refuses symbolic links (see composite.WriteOptions.Platform).
+	// What the file system answers (case folding, name limits) is the
+	// file system's own: run on a vfs.MemFS made with the same platform
+	// (RunScenario does so).
+	Platform vfs.Platform
 }
 
 // registry returns the agents of the runs.
@@ -261,7 +269,7 @@ func (x *execution) plan() error {
 		Notify:      func(line string) { x.emit(EventNotice, line) },
 		RootCreated: func(root string) { x.r.Root = root },
 	}
-	req := composite.Request{Result: res, PassThrough: x.spec.Args, Strict: x.spec.Strict, Env: x.opts.Env, Cwd: x.opts.Cwd, Onboarding: onboarding}
+	req := composite.Request{Result: res, PassThrough: x.spec.Args, Strict: x.spec.Strict, Env: x.opts.Env, Cwd: x.opts.Cwd, Onboarding: onboarding, Platform: x.opts.Platform}
 	if x.run, err = composite.Plan(x.fsys, req, copts); err != nil {
 		if oe, ok := errors.AsType[*resolve.OptionError](err); ok && oe.Option == "composite.Options.TempDir" {
 			oe.Option = "sim.Options.TempDir" // the caller's name for it

@@ -17,7 +17,10 @@ import (
 
 // ScenarioOptions configures [RunScenario]. The zero value is deterministic: the
 // random source is seeded from the scenario's name, the clock is the
-// fixtures' load time.
+// fixtures' load time. Options.Platform, when set, overrides the
+// scenario's own platform (fixtures.Scenario.Platform); the scenario then
+// runs on a copy of the fixture made as that platform's file system
+// (vfs.MemFS.CloneAs).
 type ScenarioOptions struct {
 	Options
 	// Seed, when not zero, seeds the random source instead of the
@@ -83,6 +86,17 @@ func RunScenario(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenari
 		panic("sim: RunScenario needs a fixture and a scenario")
 	}
 	fsys := fx.Clone()
+	o := opts.Options
+	if o.Platform == "" {
+		o.Platform = sc.Platform
+	}
+	if o.Platform != "" && o.Platform != vfs.PlatformLinux {
+		// The fixture as that platform's file system holds it.
+		var err error
+		if fsys, err = fsys.CloneAs(o.Platform); err != nil {
+			return nil, fmt.Errorf("scenario %s: fixture on %s: %w", sc.Name, o.Platform, err)
+		}
+	}
 	// The simulated machine has a temporary directory, like any machine.
 	tmp := opts.TempDir
 	if tmp == "" {
@@ -102,7 +116,6 @@ func RunScenario(ctx context.Context, fx *fixtures.Fixture, sc *fixtures.Scenari
 			return nil, fmt.Errorf("scenario %s: mount: %w", sc.Name, err)
 		}
 	}
-	o := opts.Options
 	if o.Rand == nil {
 		seed := opts.Seed
 		if seed == 0 {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 var update = flag.Bool("vfsim.update", false,
@@ -25,8 +27,11 @@ func Update() bool { return *update }
 type Option func(*config)
 
 type config struct {
-	opts   sim.ScenarioOptions
-	report func(t *testing.T, fx *fixtures.Fixture, sc *fixtures.Scenario, out *sim.Outcome)
+	opts sim.ScenarioOptions
+	// noUpdate keeps -vfsim.update from writing expected files (the
+	// platforms of a matrix after the first).
+	noUpdate bool
+	report   func(t *testing.T, fx *fixtures.Fixture, sc *fixtures.Scenario, out *sim.Outcome)
 }
 
 // WithAgent replaces the scripted agent of every run: agent gets the run
@@ -59,6 +64,42 @@ func WithClock(now func() time.Time) Option {
 // one elsewhere.
 func WithAssets(extra fs.FS) Option {
 	return func(c *config) { c.opts.Assets = overlayAssets{extra: extra, base: composite.DefaultAssets()} }
+}
+
+// WithPlatform runs the scenarios as platform p, whatever platform each
+// scenario names: on the fixture as p's file system holds it, in memory,
+// with the engine acting as upstream does on p (see sim.Options.Platform).
+func WithPlatform(p vfs.Platform) Option {
+	return func(c *config) { c.opts.Platform = p }
+}
+
+// RunMatrix runs the fixtures under dir once per platform, as upstream's
+// CI runs its suite on each operating system: one subtest per platform
+// (named after it: "linux", "darwin", "win32"), holding what [Run] runs
+// with [WithPlatform]. No platforms means every one ([vfs.Platforms]).
+// Each scenario must then hold on each platform; one whose expectations
+// are a platform's own names it in its "platform" field and is run with
+// [Run]. With -vfsim.update, the first platform writes the expected
+// files and the others run against them.
+func RunMatrix(t *testing.T, dir string, platforms []vfs.Platform, opts ...Option) {
+	t.Helper()
+	if len(platforms) == 0 {
+		platforms = vfs.Platforms()
+	}
+	for i, p := range platforms {
+		t.Run(string(p), func(t *testing.T) {
+			// With -vfsim.update the first platform writes the expected
+			// files, before the others run against them.
+			if !*update {
+				t.Parallel()
+			}
+			o := append(slices.Clone(opts), WithPlatform(p))
+			if i > 0 {
+				o = append(o, func(c *config) { c.noUpdate = true })
+			}
+			Run(t, dir, o...)
+		})
+	}
 }
 
 // WithReport calls inspect after every scenario, passed or failed, with
@@ -108,7 +149,7 @@ func (c *config) runFixture(t *testing.T, p string) {
 	if err != nil {
 		t.Fatalf("simtest: %v", err)
 	}
-	if *update {
+	if *update && !c.noUpdate {
 		written, err := sim.UpdateExpected(context.Background(), fx, c.opts)
 		if err != nil {
 			t.Fatalf("simtest: update %s: %v", p, err)

@@ -18,12 +18,13 @@ import (
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/sim/cmd/vfsim/internal/startup"
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 func checkCommand() *command {
 	return &command{
 		name:     "check",
-		synopsis: "[--scenarios DIR] [FIXTURE|DIR ...]",
+		synopsis: "[--scenarios DIR] [--platform linux|darwin|win32] [FIXTURE|DIR ...]",
 		summary:  "run every scenario and compare it with its expectations",
 		about: `
 Check runs every scenario of the fixtures named (a fixture directory, a
@@ -34,7 +35,14 @@ not hold, with a readable difference. It exits with 1 when a scenario
 failed.`,
 		flags: func(f *flag.FlagSet) func(*cli, []string) (int, error) {
 			scenarios := f.String("scenarios", "", "run the scenario files of `DIR` (each names its fixture in its \"fixture\" field) instead of the fixtures' own scenarios/")
-			return func(c *cli, args []string) (int, error) { return check(c, *scenarios, args) }
+			platform := platformFlag(f)
+			return func(c *cli, args []string) (int, error) {
+				p, err := vfs.ParsePlatform(*platform)
+				if err != nil {
+					return 0, usageError{err}
+				}
+				return check(c, *scenarios, p, args)
+			}
 		},
 	}
 }
@@ -137,13 +145,13 @@ func readScenario(file string) (*fixtures.Scenario, error) {
 	return fixtures.ParseScenario(data, file)
 }
 
-func check(c *cli, scenarioDir string, args []string) (int, error) {
+func check(c *cli, scenarioDir string, platform vfs.Platform, args []string) (int, error) {
 	// The registry's schemas compile while the fixtures load, rather than
 	// holding up the first scenario.
 	go composite.DefaultRegistry()
 	start := time.Now()
 	var results []*jobResult
-	opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache()}}
+	opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache(), Platform: platform}}
 	if scenarioDir == "" {
 		sources, err := sourcesOf(args)
 		if err != nil {
@@ -361,4 +369,9 @@ func round(d time.Duration) time.Duration {
 		return d.Round(time.Microsecond)
 	}
 	return d
+}
+
+// platformFlag registers --platform, the platform runs act as.
+func platformFlag(f *flag.FlagSet) *string {
+	return f.String("platform", "", "run as `PLATFORM` (linux, darwin or win32): the fixture on that platform's file system, in memory, and the engine acting as upstream does there; default each scenario's own \"platform\", else linux")
 }

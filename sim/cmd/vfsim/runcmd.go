@@ -19,7 +19,7 @@ import (
 func runCommand() *command {
 	return &command{
 		name:     "run",
-		synopsis: "--fixture DIR|FILE.txtar [--scenario NAME|FILE] [--json] [--overlay]",
+		synopsis: "--fixture DIR|FILE.txtar [--scenario NAME|FILE] [--json] [--overlay] [--platform linux|darwin|win32]",
 		summary:  "run one scenario and print its report",
 		about: `
 Run runs one scenario of a fixture and prints what happened: for each run
@@ -34,17 +34,25 @@ expectation failed.`,
 			scenario := f.String("scenario", "", "the scenario to run: its `NAME`, its file inside the fixture (scenarios/x.json) or a scenario file elsewhere; default the fixture's only scenario")
 			asJSON := f.Bool("json", false, "print the run report as JSON")
 			overlay := f.Bool("overlay", false, "run on a copy-on-write overlay of the fixture directory, read in place, instead of a copy in memory")
+			platform := platformFlag(f)
 			return func(c *cli, args []string) (int, error) {
 				if *fixture == "" || len(args) > 0 {
 					return 0, usageError{errors.New("want --fixture and no other argument")}
 				}
-				return runOne(c, *fixture, *scenario, *asJSON, *overlay)
+				p, err := vfs.ParsePlatform(*platform)
+				if err != nil {
+					return 0, usageError{err}
+				}
+				if *overlay && *platform != "" && p != vfs.PlatformLinux {
+					return 0, usageError{fmt.Errorf("--overlay runs on this machine's file system, which cannot act as %s: drop one of them", p)}
+				}
+				return runOne(c, *fixture, *scenario, *asJSON, *overlay, *platform)
 			}
 		},
 	}
 }
 
-func runOne(c *cli, fixture, scenario string, asJSON, overlay bool) (int, error) {
+func runOne(c *cli, fixture, scenario string, asJSON, overlay bool, platform string) (int, error) {
 	fx, err := fixtures.Load(fixture)
 	if err != nil {
 		return 0, err
@@ -56,6 +64,9 @@ func runOne(c *cli, fixture, scenario string, asJSON, overlay bool) (int, error)
 	opts, err := overlayOptions(overlay, fixture, sc)
 	if err != nil {
 		return 0, err
+	}
+	if platform != "" {
+		opts.Platform = vfs.Platform(platform)
 	}
 	out, err := sim.RunScenario(context.Background(), fx, sc, opts)
 	if err != nil {
