@@ -387,7 +387,9 @@ func TestTemplates(t *testing.T) {
 		{"filters with arguments, comparisons and whitespace control", "[[%- if outfitter.custom_settings.teams.size >= 2 -%]] [[= outfitter.custom_settings.teams | join | upcase | append: outfitter.custom_settings.teams.size ]] [[%- endif -%]]", "A B2", ""},
 		{"raw", "[[% raw %]][[= x ]][[% endraw %]]", "[[= x ]]", ""},
 		{"the profile's description and label", "[[= outfitter.profile.description ]]/[[= outfitter.profile.label.size ]]", "Builds things/72", ""},
-		{"a profile source binds the keys it sets alone", "[[% for s in outfitter.settings.profile_sources %]][[= s.size ]];[[% endfor %]]", "1;", ""},
+		{"a local profile source holds only, except and path, as upstream's loader writes it", "[[% for s in outfitter.settings.profile_sources %]][[= s.size ]][[% for k in s %]] [[= k[0] ]][[% endfor %]];[[% endfor %]]", "3 only except path;", ""},
+		{"a filter unset is a key with no value", "[[= outfitter.settings.profile_sources[0].only ]]", "", "Cannot render Outfitter template in compositeProfile file 'outfitter/profile.json': UndefinedVariableError: undefined variable: outfitter.settings.profile_sources.0.only, line:3, col:17"},
+		{"cache_directory is the settings' own, unset here", "[[= outfitter.settings.cache_directory ]]", "", "Cannot render Outfitter template in compositeProfile file 'outfitter/profile.json': UndefinedVariableError: undefined variable: outfitter.settings.cache_directory, line:3, col:17"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

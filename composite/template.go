@@ -63,76 +63,147 @@ func renderTemplates(c *Composite, in *Input) error {
 	return nil
 }
 
-// templateBindings returns upstream's template context: outfitter's
-// custom_settings, settings, profile, agent and project, as ordered
-// objects (the order shows in the json filter and in for loops over an
-// object).
+// templateBindings returns upstream's template context (createCompositeProfileTemplateContext):
+// outfitter's custom_settings, settings, profile, agent and project, as
+// ordered objects with the keys upstream's objects hold, in their order,
+// those it holds with no value included (their size and for loops count
+// them).
 func templateBindings(in *Input) *resolve.Object {
 	custom := in.Settings.CustomSettings
 	if custom == nil {
 		custom = resolve.NewObject()
 	}
+	optional := func(s string) any {
+		if s == "" {
+			return jsstack.LiquidUndefined
+		}
+		return s
+	}
+	list := func(l []string) any {
+		if l == nil {
+			return jsstack.LiquidUndefined
+		}
+		out := make([]any, len(l))
+		for i, s := range l {
+			out[i] = s
+		}
+		return out
+	}
+	// Settings loader's convertProfileSource: the filters, then the
+	// source's own keys.
 	sources := []any{}
 	for _, s := range in.Settings.ProfileSources {
 		m := resolve.NewObject()
-		if s.URI != "" {
+		m.Set("only", list(s.Only))
+		m.Set("except", list(s.Except))
+		switch {
+		case s.URI != "":
 			m.Set("uri", s.URI)
-		}
-		if s.GitHub != "" {
+			m.Set("ref", optional(s.Ref))
+			m.Set("path", optional(s.Path))
+		case s.GitHub != "":
 			m.Set("github", s.GitHub)
-		}
-		if s.Path != "" {
+			m.Set("ref", optional(s.Ref))
+			m.Set("path", optional(s.Path))
+		default:
 			m.Set("path", s.Path)
-		}
-		if s.Ref != "" {
-			m.Set("ref", s.Ref)
 		}
 		sources = append(sources, m)
 	}
+	// convertRemoteSettingsSource.
 	remote := []any{}
 	for _, r := range in.Settings.RemoteSettings {
 		m := resolve.NewObject()
-		m.Set("uri", r.URI)
-		m.Set("github", r.GitHub)
-		m.Set("ref", r.Ref)
+		if r.URI != "" {
+			m.Set("uri", r.URI)
+		} else {
+			m.Set("github", r.GitHub)
+		}
+		m.Set("ref", optional(r.Ref))
 		m.Set("path", r.Path)
 		remote = append(remote, m)
 	}
-	profile := resolve.NewObject()
-	if p := in.Profile; p != nil {
-		profile.Set("id", p.ID)
-		if p.Label != nil {
-			profile.Set("label", *p.Label)
-		}
-		if p.Description != nil {
-			profile.Set("description", *p.Description)
-		}
-		inherits := make([]any, len(p.Inherits))
-		for i, s := range p.Inherits {
-			inherits[i] = s
-		}
-		profile.Set("inherits", inherits)
-		controls := p.Controls.Object
-		if controls == nil {
-			controls = resolve.NewObject()
-		}
-		profile.Set("controls", controls)
-	}
 	settings := resolve.NewObject()
-	settings.Set("default_profile", in.Settings.DefaultProfile)
+	settings.Set("default_profile", optional(in.Settings.DefaultProfile))
 	settings.Set("profile_sources", sources)
 	settings.Set("remote_settings", remote)
-	settings.Set("cache_directory", in.Cache)
+	settings.Set("cache_directory", optional(in.Settings.CacheDirectory))
 	settings.Set("custom_settings", custom)
 	project := resolve.NewObject()
 	project.Set("root", in.Project)
 	outfitter := resolve.NewObject()
 	outfitter.Set("custom_settings", custom)
 	outfitter.Set("settings", settings)
-	outfitter.Set("profile", profile)
+	outfitter.Set("profile", templateProfile(in))
 	outfitter.Set("agent", in.Agent)
 	outfitter.Set("project", project)
 	root := resolve.NewObject()
 	root.Set("outfitter", outfitter)
 	return root
+}
+
+// templateProfile returns the resolved profile as upstream's object holds
+// it: the keys its loader gives a definition (id, label, description,
+// inherits, controls, statePersistence, profileExport, each optional one
+// only when set), merged over the stack lowest first, so that a key first
+// set by a higher layer comes after the keys of the lower ones.
+func templateProfile(in *Input) *resolve.Object {
+	out := resolve.NewObject()
+	p := in.Profile
+	if p == nil {
+		return out
+	}
+	values := map[string]any{"id": p.ID}
+	if p.Label != nil {
+		values["label"] = *p.Label
+	}
+	if p.Description != nil {
+		values["description"] = *p.Description
+	}
+	inherits := make([]any, len(p.Inherits))
+	for i, s := range p.Inherits {
+		inherits[i] = s
+	}
+	values["inherits"] = inherits
+	controls := p.Controls.Object
+	if controls == nil {
+		controls = resolve.NewObject()
+	}
+	values["controls"] = controls
+	if p.StatePersistence != nil {
+		values["statePersistence"] = p.StatePersistence
+	}
+	if p.ProfileExport != nil {
+		values["profileExport"] = *p.ProfileExport
+	}
+	keys := func(d *resolve.Profile) []string {
+		k := []string{"id"}
+		if d.Label != nil {
+			k = append(k, "label")
+		}
+		if d.Description != nil {
+			k = append(k, "description")
+		}
+		k = append(k, "inherits", "controls")
+		if d.StatePersistence != nil {
+			k = append(k, "statePersistence")
+		}
+		if d.ProfileExport != nil {
+			k = append(k, "profileExport")
+		}
+		return k
+	}
+	var order []string
+	for _, l := range in.Layers {
+		if l.Profile != nil {
+			order = append(order, keys(l.Profile)...)
+		}
+	}
+	order = append(order, keys(p)...)
+	for _, k := range order {
+		if v, ok := values[k]; ok && !out.Has(k) {
+			out.Set(k, v)
+		}
+	}
+	return out
 }

@@ -28,6 +28,12 @@ type LiquidObject interface {
 	Get(key string) (any, bool)
 }
 
+// LiquidUndefined is JavaScript's undefined as a value of the bindings: a
+// key that an object holds with no value. LiquidJS counts the key (size,
+// for loops over the object) and refuses to read its value under strict
+// variables; the json filter leaves it out.
+var LiquidUndefined any = lqUndefined
+
 // LiquidError is an error of LiquidJS as upstream quotes it with String():
 // the class name, the message, and the line and column (from 1, columns
 // in UTF-16 units as JavaScript counts them) of the token it is about in

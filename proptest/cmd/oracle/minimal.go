@@ -67,7 +67,17 @@ func minimalWorlds() map[string]proptest.World {
 		"liquid-tokenization-error": minimalWorld("pi", entries("system_prompt", `"line one\nline two [[= outfitter.agent | upcase 'x' ]]"`), nil, nil, nil),
 		"liquid-parse-error":        minimalWorld("pi", entries("system_prompt", `"[[% if outfitter.agent %]]\n  [[= outfitter.agent | nosuchfilter ]]\n[[% endif %]]"`), nil, nil, nil),
 		"liquid-render-error":       minimalWorld("pi", entries("system_prompt", `"é😀 [[= outfitter.agent | append ]]"`), nil, nil, nil),
-		"liquid-undefined-in-tag":   minimalWorld("pi", entries("system_prompt", `"x\n[[% for s in outfitter.nothing %]][[= s ]][[% endfor %]]"`), nil, nil, nil),
+		// The bindings as upstream's objects hold them: a profile source's
+		// filters as keys with no value, the settings' own cache_directory
+		// (unset: no value), the profile's keys merged over its stack.
+		"liquid-bindings": func() proptest.World {
+			w := minimalWorld("pi", entries("system_prompt", `"SRC[[% for s in outfitter.settings.profile_sources %]][[= s.size ]]:[[% for k in s %]][[= k[0] ]],[[% endfor %]];[[% endfor %]] SET[[= outfitter.settings | json ]] [[= outfitter.settings.size ]] PROF[[= outfitter.profile | json ]] OUT[[% for k in outfitter %]][[= k[0] ]],[[% endfor %]]"`, "model", `"m"`), []proptest.Rule{{Key: "plugins/", Strategy: "discard"}}, nil, nil)
+			w.Profiles[0].Top = entries("label", `"L"`)
+			w.Profiles[0].Inherits = []string{"b"}
+			w.Profiles = append(w.Profiles, proptest.Profile{Loc: proptest.LocHome, ID: "b", Top: entries("description", `"D"`, "profile_export", "false")})
+			return w
+		}(),
+		"liquid-undefined-in-tag": minimalWorld("pi", entries("system_prompt", `"x\n[[% for s in outfitter.nothing %]][[= s ]][[% endfor %]]"`), nil, nil, nil),
 		"skill-md-validation": minimalWorld("pi", entries("skills", "[review]"), nil, nil,
 			[]proptest.File{{Path: "project/.outfitter/skills/review/SKILL.md", Data: "# review\n"}}),
 		"skill-error-scope": minimalWorld("pi", entries("pi", "{skills: [{id: ghost-skill}]}"), nil, nil, nil),
