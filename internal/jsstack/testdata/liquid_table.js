@@ -934,6 +934,11 @@ function node(depth) {
   if (r < 0.8) return tag('raw') + block(depth) + tag('endraw');
   if (r < 0.83) return tag(`echo ${filtered()}`);
   if (r < 0.86) return tag(pick(['increment k', 'decrement k', 'cycle "a", "b"', 'comment']) ) + (rnd() < 0.5 ? tag('endcomment') : '');
+  if (r < 0.87) return tag(pick([
+    `liquid\n  assign w = ${filtered()}\n  echo w\n`, `liquid\n  if ${cond()}\n    echo "y"\n  endif\n`, `liquid\n  for j in ${value()}\n    echo j\n  endfor\n`,
+    `tablerow t in ${value()} cols: 2`, `include ${value()}`, `render "p" with ${value()}`, `cycle ${value()}, ${value()}`,
+    `# note ${value()}`, `liquid\n  ${pick(['case', 'unless', 'capture c', 'raw', 'nosuch'])}\n`,
+  ])) + (rnd() < 0.5 ? block(depth) + tag(pick(['endtablerow', 'endif', 'endfor', 'endraw'])) : '');
   if (r < 0.9) return pick(['[[= ', '[[% if ', '[[%', '[[=', '[[= "x" ', '[[% for i in %]]', '[[% endif %]]', '[[% else %]]', '[[= x | ]]', '[[= x y ]]', '[[% if true %]]', '[[= (1.. ]]', '[[= a[ ]]']);
   return text() + out();
 }
