@@ -51,6 +51,9 @@ type harness struct {
 	strict bool
 	// cache memoizes parsed files across the worlds of one property.
 	cache *resolve.Cache
+	// platform draws the worlds with proptest.PlatformWorldGen ("" is
+	// proptest.WorldGen).
+	platform vfs.Platform
 }
 
 // execute renders w, runs it with the observing agent and snapshots the

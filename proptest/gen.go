@@ -9,6 +9,7 @@ import (
 	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/fixtures/report"
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // The tiny alphabets of generated worlds: few ids and few paths, so that
@@ -287,6 +288,63 @@ func WorldGen() *rapid.Generator[World] {
 		}
 		return w
 	})
+}
+
+// PlatformWorldGen generates worlds that run as platform p. For Linux it
+// is [WorldGen]. For macOS ([vfs.PlatformDarwin]) the world is WorldGen's
+// with the agent's paths drawn in other spellings that APFS folds
+// together: one op in two has its path (and a rename its destination)
+// respelled, each letter's case drawn anew ("Sessions/X" for
+// "sessions/x"), and the agent also writes an undeclared file and one
+// below "sessions/" whose names are "café" in NFC or in NFD, so that the
+// engine meets names that reach one entry under two normalizations. For
+// Windows the paths are respelled in case only.
+func PlatformWorldGen(p vfs.Platform) *rapid.Generator[World] {
+	if p == "" || p == vfs.PlatformLinux {
+		return WorldGen()
+	}
+	return rapid.Custom(func(t *rapid.T) World {
+		w := WorldGen().Draw(t, "world")
+		w.Platform = p
+		for i := range w.Runs {
+			ops := slices.Clone(w.Runs[i].Ops)
+			if p == vfs.PlatformDarwin {
+				for _, extra := range []string{"caf\u00e9.txt", "sessions/caf\u00e9"} {
+					if oneIn(t, "normalization_write", 3) {
+						name := extra
+						if rapid.Bool().Draw(t, "nfd") {
+							name = strings.ReplaceAll(name, "\u00e9", "e\u0301")
+						}
+						at := rapid.IntRange(0, len(ops)).Draw(t, "normalization_at")
+						op := Op{Op: fixtures.Op{Op: fixtures.OpWrite, Path: name, Data: "n\n"}}
+						ops = slices.Insert(ops, at, op)
+					}
+				}
+			}
+			for j := range ops {
+				if ops[j].Op.Path == "" || ops[j].Op.Op == fixtures.OpEditSource || !rapid.Bool().Draw(t, "respell") {
+					continue
+				}
+				ops[j].Op.Path = respell(t, ops[j].Op.Path)
+				if ops[j].Op.To != "" {
+					ops[j].Op.To = respell(t, ops[j].Op.To)
+				}
+			}
+			w.Runs[i].Ops = ops
+		}
+		return w
+	})
+}
+
+// respell draws each ASCII letter's case of name anew.
+func respell(t *rapid.T, name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if ('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') && rapid.Bool().Draw(t, "upper") {
+			b[i] = c ^ 0x20
+		}
+	}
+	return string(b)
 }
 
 // drawSettings draws the settings of a world's layers: the user's

@@ -401,10 +401,11 @@ func advance(w proptest.World, m runModel, ops []proptest.Op, post postRun) prop
 }
 
 // touches reports whether an op acts on a declared path or below it.
-func touches(ops []proptest.Op, name string) bool {
+func touches(ops []proptest.Op, name string, platform vfs.Platform) bool {
+	name = vfs.FoldName(platform, name)
 	for _, op := range ops {
 		for _, p := range []string{op.Op.Path, op.Op.To} {
-			if p == name || strings.HasPrefix(p, name+"/") {
+			if p = vfs.FoldName(platform, p); p == name || strings.HasPrefix(p, name+"/") {
 				return true
 			}
 		}

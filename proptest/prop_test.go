@@ -33,7 +33,7 @@ func checkWorlds(t rapid.TB, h harness, prop property, hint string, onFail func(
 		h.cache = resolve.NewCache()
 	}
 	rapid.Check(t, func(rt *rapid.T) {
-		w := proptest.WorldGen().Draw(rt, "world")
+		w := proptest.PlatformWorldGen(h.platform).Draw(rt, "world")
 		if problems, played := prop(rt, h, w); len(problems) > 0 {
 			onFail(played)
 			rt.Fatalf("%s%s", strings.Join(problems, "\n"), hint)
@@ -44,6 +44,13 @@ func checkWorlds(t rapid.TB, h harness, prop property, hint string, onFail func(
 // runProperty checks prop on the real engine; the shrunk counterexample of
 // a failure is written under testdata/counterexamples/<name>.
 func runProperty(t *testing.T, name string, prop property) {
+	t.Helper()
+	runPlatformProperty(t, name, "", prop)
+}
+
+// runPlatformProperty is runProperty on worlds that run as platform p
+// (proptest.PlatformWorldGen).
+func runPlatformProperty(t *testing.T, name string, p vfs.Platform, prop property) {
 	t.Helper()
 	var last *proptest.World
 	t.Cleanup(func() {
@@ -57,7 +64,7 @@ func runProperty(t *testing.T, name string, prop property) {
 		t.Logf("shrunk counterexample written; replay it with\n\t%s", proptest.ReplayCommand(name))
 	})
 	hint := fmt.Sprintf("\ncounterexample: %s/%s.{txtar,json}; replay: %s", proptest.CounterexampleDir, name, proptest.ReplayCommand(name))
-	checkWorlds(t, harness{}, prop, hint, func(w proptest.World) { last = &w })
+	checkWorlds(t, harness{platform: p}, prop, hint, func(w proptest.World) { last = &w })
 }
 
 // step is one run as the model and the engine saw it.
@@ -187,13 +194,18 @@ func precedence(t TB, h harness, w proptest.World) ([]string, proptest.World) {
 
 // allowance is what the model lets a scenario write durably (§6).
 type allowance struct {
-	through []string          // sources written through their links: anything at or below
-	created map[string]string // sources the engine may create: path → default content
-	persist []string          // prompt sources a persist/always answer may write
-	files   []string          // files the agent edited, or always choices recorded in
+	// platform folds the paths compared ("" compares them exactly).
+	platform vfs.Platform
+	through  []string          // sources written through their links: anything at or below
+	created  map[string]string // sources the engine may create: path → default content
+	persist  []string          // prompt sources a persist/always answer may write
+	files    []string          // files the agent edited, or always choices recorded in
 }
 
 func (a *allowance) allows(p string, before, after vfs.Entry, added, removed bool) bool {
+	if a.platform != "" && a.platform != vfs.PlatformLinux {
+		return a.folded().allows(vfs.FoldName(a.platform, p), before, after, added, removed)
+	}
 	under := func(list []string) bool {
 		for _, s := range list {
 			if p == s || strings.HasPrefix(p, s+"/") {
@@ -231,6 +243,23 @@ func (a *allowance) allows(p string, before, after vfs.Entry, added, removed boo
 	return false
 }
 
+// folded returns the allowance with every path folded as its platform
+// folds names, comparing exactly.
+func (a *allowance) folded() *allowance {
+	f := func(list []string) []string {
+		out := make([]string, len(list))
+		for i, s := range list {
+			out[i] = vfs.FoldName(a.platform, s)
+		}
+		return out
+	}
+	b := &allowance{through: f(a.through), persist: f(a.persist), files: f(a.files), created: map[string]string{}}
+	for k, v := range a.created {
+		b.created[vfs.FoldName(a.platform, k)] = v
+	}
+	return b
+}
+
 func keys(m map[string]string) []string {
 	var out []string
 	for k := range m {
@@ -241,7 +270,7 @@ func keys(m map[string]string) []string {
 
 func noCopyBack(t TB, h harness, w proptest.World) ([]string, proptest.World) {
 	ex := h.execute(t, w)
-	a := &allowance{created: map[string]string{}}
+	a := &allowance{platform: w.Platform, created: map[string]string{}}
 	for _, s := range steps(ex) {
 		if !s.model.launch || s.obs == nil || !s.obs.ran {
 			continue
@@ -256,7 +285,7 @@ func noCopyBack(t TB, h harness, w proptest.World) ([]string, proptest.World) {
 				} else {
 					a.created[src] = defaultContent(src)
 				}
-				if touches(s.obs.ops, d.name()) {
+				if touches(s.obs.ops, d.name(), w.Platform) {
 					a.through = append(a.through, src)
 				}
 			case s.run.Interactive && s.run.Answers[d.key] != "discard":
@@ -409,3 +438,17 @@ func TestPropStrict(t *testing.T)         { runProperty(t, "strict", strictness)
 func TestPropRefresh(t *testing.T)        { runProperty(t, "refresh", refreshKeepsDurable) }
 func TestPropDeterminism(t *testing.T)    { runProperty(t, "determinism", determinism) }
 func TestPropBackends(t *testing.T)       { runProperty(t, "backends", backendsAgree) }
+
+// TestPropDarwinNoCopyBack checks, on worlds run as macOS whose agent
+// writes its paths in other cases and normalizations, that nothing is
+// copied back: every durable change is one a link, a prompt answer or an
+// edit allows, paths compared as APFS folds them.
+func TestPropDarwinNoCopyBack(t *testing.T) {
+	runPlatformProperty(t, "darwin_no_copy_back", vfs.PlatformDarwin, noCopyBack)
+}
+
+// TestPropDarwinDeterminism checks that a macOS world gives the same
+// report twice.
+func TestPropDarwinDeterminism(t *testing.T) {
+	runPlatformProperty(t, "darwin_determinism", vfs.PlatformDarwin, determinism)
+}

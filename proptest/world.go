@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/outfitter-go/vfsim/fixtures"
+	"github.com/outfitter-go/vfsim/vfs"
 )
 
 // Loc names one of the four places profiles can live in a [World].
@@ -205,6 +206,9 @@ type World struct {
 	Files []File
 	// Runs are the scenario's runs, in order.
 	Runs []Run
+	// Platform is the platform the scenario runs as ("" for Linux): see
+	// [PlatformWorldGen].
+	Platform vfs.Platform
 }
 
 // Layers returns the present settings files with their layers, lowest
@@ -422,7 +426,7 @@ func (w World) Txtar() []byte {
 
 // Scenario renders the world's runs as a scenario for [fixtures.ParseScenario].
 func (w World) Scenario() *fixtures.Scenario {
-	sc := &fixtures.Scenario{Name: w.Name, Fixture: w.Name, Runs: []fixtures.AgentRun{}}
+	sc := &fixtures.Scenario{Name: w.Name, Fixture: w.Name, Platform: w.Platform, Runs: []fixtures.AgentRun{}}
 	for _, r := range w.Runs {
 		fr := fixtures.AgentRun{Agent: r.Agent, Profile: r.Profile, Strict: r.Strict, Interactive: r.Interactive, Answers: r.Answers, Args: r.Args}
 		for _, op := range r.Ops {
