@@ -387,19 +387,15 @@ func lqParseCase(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 		templates *[]lqTemplate
 	}
 	var branches []branch
-	var elseTemplates []lqTemplate
-	orphan := []lqTemplate{}
-	cur := &orphan
-	elseCount := 0
+	k := &lqElseSink{cur: &[]lqTemplate{}}
 	s := &lqStream{}
 	s.tags = map[string]func(*lqTag) error{
 		"when": func(w *lqTag) (err error) {
-			if elseCount > 0 {
+			if k.elseCount > 0 {
 				return nil
 			}
 			defer lqCatch(&err)
-			tpls := []lqTemplate{}
-			cur = &tpls
+			k.cur = &[]lqTemplate{}
 			var values []lqToken
 			for !w.tz.end() {
 				values = append(values, w.tz.readValueOrThrow())
@@ -410,17 +406,13 @@ func lqParseCase(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 					w.tz.readTo([]uint16{'o', 'r'})
 				}
 			}
-			branches = append(branches, branch{values, cur})
+			branches = append(branches, branch{values, k.cur})
 			return nil
 		},
-		"else":    func(*lqTag) error { elseCount++; cur = &elseTemplates; return nil },
+		"else":    k.onElse,
 		"endcase": func(*lqTag) error { s.stopped = true; return nil },
 	}
-	s.template = func(tpl lqTemplate) {
-		if cur != &elseTemplates || elseCount == 1 {
-			*cur = append(*cur, tpl)
-		}
-	}
+	s.template = k.add
 	s.end = func() error { return lqNotClosed(t) }
 	if err := p.stream(q, s); err != nil {
 		return nil, err
@@ -448,10 +440,31 @@ func lqParseCase(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 			}
 		}
 		if !hit {
-			return nil, c.renderTemplates(elseTemplates, out)
+			return nil, c.renderTemplates(k.elseTemplates, out)
 		}
 		return nil, nil
 	}), nil
+}
+
+// lqElseSink is where case and unless put the templates they parse: into
+// the current branch, and after an else into the else templates, only
+// while a single else has come (LiquidJS drops what follows a second).
+type lqElseSink struct {
+	cur           *[]lqTemplate
+	elseTemplates []lqTemplate
+	elseCount     int
+}
+
+func (k *lqElseSink) onElse(*lqTag) error {
+	k.elseCount++
+	k.cur = &k.elseTemplates
+	return nil
+}
+
+func (k *lqElseSink) add(tpl lqTemplate) {
+	if k.cur != &k.elseTemplates || k.elseCount == 1 {
+		*k.cur = append(*k.cur, tpl)
+	}
 }
 
 // comment and raw
@@ -851,17 +864,13 @@ func lqParseUnless(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 	if err != nil {
 		return nil, err
 	}
-	tpls := []lqTemplate{}
-	branches := []lqBranch{{value: first, unless: true, templates: &tpls}}
-	cur := &tpls
-	elseTemplates := []lqTemplate{}
-	elseCount := 0
+	k := &lqElseSink{cur: &[]lqTemplate{}}
+	branches := []lqBranch{{value: first, unless: true, templates: k.cur}}
 	s := &lqStream{}
 	s.tags = map[string]func(*lqTag) error{
 		"elsif": func(e *lqTag) (err error) {
-			if elseCount > 0 {
-				ts := []lqTemplate{}
-				cur = &ts
+			if k.elseCount > 0 {
+				k.cur = &[]lqTemplate{}
 				return nil
 			}
 			defer lqCatch(&err)
@@ -869,19 +878,14 @@ func lqParseUnless(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 			if err != nil {
 				return err
 			}
-			ts := []lqTemplate{}
-			cur = &ts
-			branches = append(branches, lqBranch{value: v, templates: cur})
+			k.cur = &[]lqTemplate{}
+			branches = append(branches, lqBranch{value: v, templates: k.cur})
 			return nil
 		},
-		"else":      func(*lqTag) error { elseCount++; cur = &elseTemplates; return nil },
+		"else":      k.onElse,
 		"endunless": func(*lqTag) error { s.stopped = true; return nil },
 	}
-	s.template = func(tpl lqTemplate) {
-		if cur != &elseTemplates || elseCount == 1 {
-			*cur = append(*cur, tpl)
-		}
-	}
+	s.template = k.add
 	s.end = func() error { return lqNotClosed(t) }
 	if err := p.stream(q, s); err != nil {
 		return nil, err
@@ -896,7 +900,7 @@ func lqParseUnless(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 				return nil, c.renderTemplates(*b.templates, out)
 			}
 		}
-		return nil, c.renderTemplates(elseTemplates, out)
+		return nil, c.renderTemplates(k.elseTemplates, out)
 	}), nil
 }
 
