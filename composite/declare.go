@@ -145,6 +145,10 @@ func (in *Input) StatePaths(decls []Declaration, sources StateSources) ([]StateP
 				return nil, err
 			}
 			sp.SourcePath, sp.Origin, sp.Folder = src, origin, owned.folderOf(src)
+			if origin == SourceProfile && owned.synced(src) {
+				// The agent never writes into a checkout.
+				sp.Seed, sp.SourcePath, sp.Folder = src, resolve.SyncedState(in.Home, src), resolve.SyncedState(in.Home, sp.Folder)
+			}
 		}
 		out = append(out, sp)
 	}
@@ -285,6 +289,17 @@ func (o stateDirs) source(key string) (string, error) {
 		return p, nil
 	}
 	return "", nil
+}
+
+// synced reports whether src, found by source, lies in the checkout of a
+// profile that arrived by sync.
+func (o stateDirs) synced(src string) bool {
+	for _, d := range slices.Backward(o.dirs) {
+		if under(src, d.dir) {
+			return d.checkout != ""
+		}
+	}
+	return false
 }
 
 // folderOf returns the profile folder of a source found by source, or "".

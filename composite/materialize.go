@@ -239,7 +239,7 @@ func materializeStatePath(fsys FS, root string, sp StatePath, out, cwd string, p
 		err = vfs.Symlink(fsys, sp.SourcePath, out)
 	}
 	if err == nil {
-		w, err := ensureSource(fsys, src, sp.Directory, sp.Folder, made)
+		w, err := ensureSource(fsys, src, sp.Directory, sp.Folder, sp.Seed, made)
 		return nonEmpty(w), err
 	}
 	if !errors.Is(err, errors.ErrUnsupported) {
@@ -249,7 +249,7 @@ func materializeStatePath(fsys FS, root string, sp StatePath, out, cwd string, p
 	if err := removeExisting(fsys, out, made); err != nil {
 		return nil, err
 	}
-	w, err := ensureSource(fsys, src, sp.Directory, sp.Folder, made)
+	w, err := ensureSource(fsys, src, sp.Directory, sp.Folder, sp.Seed, made)
 	if err != nil {
 		return nonEmpty(w), err
 	}
@@ -276,7 +276,7 @@ func materializeWindows(fsys FS, sp StatePath, src, out string, made madeDirs) (
 	if err := removeExisting(fsys, out, made); err != nil {
 		return nil, err
 	}
-	w, err := ensureSource(fsys, src, sp.Directory, sp.Folder, made)
+	w, err := ensureSource(fsys, src, sp.Directory, sp.Folder, sp.Seed, made)
 	if err != nil {
 		return nonEmpty(w), err
 	}
@@ -341,6 +341,43 @@ func canLink(fsys FS, name string) bool {
 	return !errors.Is(err, errors.ErrUnsupported)
 }
 
+// stateInput is sp as a generated file reads its source: the checkout's
+// copy (sp.Seed) while the state copy of a synced profile's source does
+// not exist yet, so that the first run sees what the catalog ships.
+func stateInput(fsys vfs.FS, sp StatePath) StatePath {
+	if sp.Seed != "" {
+		if _, err := vfs.Lstat(fsys, sp.SourcePath); errors.Is(err, fs.ErrNotExist) {
+			sp.SourcePath = sp.Seed
+		}
+	}
+	return sp
+}
+
+// seedSource makes the missing state copy source of a synced profile's
+// source as a copy of seed, the checkout's copy, when seed exists: files
+// with their modes, directories whole, links followed only within seed
+// (it was checked to stay in its checkout when the run was planned). A
+// source that exists is left as it is: it holds what the agent wrote.
+func seedSource(fsys FS, source, seed string, made madeDirs) error {
+	if _, err := vfs.Lstat(fsys, source); err == nil {
+		return nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return &WriteError{Step: "create source", Path: source, Err: err}
+	}
+	if _, err := vfs.Stat(fsys, seed); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return &WriteError{Step: "create source", Path: seed, Err: err}
+	}
+	if err := made.mkdirAllSynced(fsys, path.Dir(source)); err != nil {
+		return &WriteError{Step: "create source", Path: path.Dir(source), Err: err}
+	}
+	if err := vfs.Copy(fsys, source, fsys, seed, vfs.CopyOptions{Links: vfs.LinksFollow, Within: seed}); err != nil {
+		return &WriteError{Step: "create source", Path: source, Err: err}
+	}
+	return nil
+}
+
 // createsInside checks, before a missing profile-owned source is
 // created, that what would be created lies in its profile folder, links
 // resolved ([resolve.Confine]): a directory on the way that was swapped
@@ -387,12 +424,17 @@ func initialContent(name string) (string, bool) {
 // the returned warning says so. Native and cache sources (no folder) are
 // reset as upstream resets them, through any link.
 func EnsureSource(fsys FS, sp StatePath) (warning string, err error) {
-	return ensureSource(fsys, sp.SourcePath, sp.Directory, sp.Folder, madeDirs{})
+	return ensureSource(fsys, sp.SourcePath, sp.Directory, sp.Folder, sp.Seed, madeDirs{})
 }
 
-func ensureSource(fsys FS, source string, directory bool, folder string, made madeDirs) (string, error) {
+func ensureSource(fsys FS, source string, directory bool, folder, seed string, made madeDirs) (string, error) {
 	if folder != "" {
 		if err := createsInside(fsys, source, folder); err != nil {
+			return "", err
+		}
+	}
+	if seed != "" {
+		if err := seedSource(fsys, source, seed, made); err != nil {
 			return "", err
 		}
 	}

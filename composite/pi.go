@@ -78,12 +78,12 @@ func (p Pi) Compose(in *Input) (*Composite, []string, error) {
 	// fragments (agents/pi/PiAdapter.ts:56-74), which decides which
 	// broken input fails the run; the files keep their order.
 	settingsIdx := slices.IndexFunc(paths, func(s StatePath) bool { return s.RelativePath == "settings.json" })
-	settings, err := piSettingsFile(in, merged, paths[settingsIdx])
+	settings, err := piSettingsFile(in, merged, stateInput(in.FS, paths[settingsIdx]))
 	if err != nil {
 		return nil, nil, err
 	}
 	kbIdx := slices.IndexFunc(paths, func(s StatePath) bool { return s.RelativePath == "keybindings.json" })
-	kb, err := piKeybindingsFile(in, paths[kbIdx])
+	kb, err := piKeybindingsFile(in, stateInput(in.FS, paths[kbIdx]))
 	if err != nil {
 		return nil, nil, err
 	}

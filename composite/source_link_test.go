@@ -145,8 +145,12 @@ func TestSyncedSourceLinksStayInTheCheckout(t *testing.T) {
 			r, err := w.plan(t, fsys)
 			if tt.want == nil {
 				must(t, err)
-				if got := sourceOf(r, tt.key); got.SourcePath != expand(tt.wantSrc) || got.Folder != folder {
-					t.Errorf("state path %s = %+v, want source %s in folder %s", tt.key, got, expand(tt.wantSrc), folder)
+				// The agent never writes into the checkout: the source is
+				// its state copy, made from the checkout's.
+				seed := expand(tt.wantSrc)
+				wantSrc, wantFolder := resolve.SyncedState(home, seed), resolve.SyncedState(home, folder)
+				if got := sourceOf(r, tt.key); got.Seed != seed || got.SourcePath != wantSrc || got.Folder != wantFolder {
+					t.Errorf("state path %s = %+v, want source %s in folder %s, seeded from %s", tt.key, got, wantSrc, wantFolder, seed)
 				}
 				return
 			}

@@ -84,6 +84,13 @@ type StatePath struct {
 	Folder string
 	// Origin says which rule chose SourcePath; empty when there is none.
 	Origin SourceOrigin
+	// Seed is, for a profile-owned source of a profile that arrived by
+	// sync, the source as its checkout holds it: the agent never writes
+	// into a checkout, so SourcePath is the source's state copy
+	// (resolve.SyncedState) and Folder its state folder, and a missing
+	// SourcePath is made as a copy of Seed when Seed exists; "" for every
+	// other source.
+	Seed string
 }
 
 // Name returns the relative path without a trailing slash ("plugins").

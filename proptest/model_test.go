@@ -213,6 +213,11 @@ func sourceOf(w proptest.World, agent string, d decl, folders []string, cache st
 		owned := folders[i] + "/cli_specific/" + agent + "/" + d.name()
 		for _, f := range w.FixtureFiles() {
 			if f.Path == owned || strings.HasPrefix(f.Path, owned+"/") {
+				// The agent never writes into a synced checkout: its
+				// sources are state copies (resolve.SyncedState).
+				if rest, ok := strings.CutPrefix(owned, "home/.outfitter/cache/"); ok && (strings.HasPrefix(rest, "repos/") || strings.HasPrefix(rest, "profiles/")) {
+					return "home/.outfitter/state/" + rest
+				}
 				return owned
 			}
 		}

@@ -234,6 +234,30 @@ var rules = []Divergent{
 		},
 	},
 	{
+		Name:  "synced-state",
+		Where: "compositeProfile/StatePersistence.ts (profile-owned sources used where the profile folder holds them)",
+		What: "A profile-owned state source (<folder>/cli_specific/<agent>/<key>) of a profile that arrived by sync " +
+			"is, upstream, the file in the cache checkout: the agent writes into the checkout, and every later " +
+			"sync fails on the local changes. vfsim links the state path to its state copy under " +
+			"home/.outfitter/state (the same path as below home/.outfitter/cache), made from the checkout's copy " +
+			"the first time, and never writes into the checkout (a deliberate deviation, resolve's package doc).",
+		Deviation:   true,
+		ownsDurable: true,
+		explains: func(x *explainer, d Divergence) bool {
+			switch d.Field {
+			case "composite":
+				up, ours := unquote(d.Upstream), unquote(d.Ours)
+				return strings.HasSuffix(d.Key, "/target") && strings.Contains(up, "<home>/.outfitter/cache/") &&
+					ours == strings.Replace(up, "<home>/.outfitter/cache/", "<home>/.outfitter/state/", 1)
+			case "durable":
+				return d.Key == "home/.outfitter/state" || strings.HasPrefix(d.Key, "home/.outfitter/state ") ||
+					strings.HasPrefix(d.Key, "home/.outfitter/state/") ||
+					strings.HasPrefix(d.Key, "home/.outfitter/cache/") && strings.Contains(d.Key, "/cli_specific/")
+			}
+			return false
+		},
+	},
+	{
 		Name:  "skill-link-materialization",
 		Where: "skills/SkillResolution.ts:200 (cpSync of a linked catalog skill copies the link), :204-:213 (the copies written through it)",
 		What: "A catalog skill that is a symbolic link and has references, scripts or assets to copy: upstream " +

@@ -25,7 +25,9 @@ import (
 //     resolved: a link that leads out is never followed;
 //   - synced settings declare no local profile source outside their
 //     checkout and no cache_directory;
-//   - the agent's writes never land in a checkout.
+//   - the agent's writes never land in a checkout: a profile-owned state
+//     source found in one is kept at [SyncedState], made from the
+//     checkout's copy the first time.
 
 // SyncedCheckout returns the repository checkout that name lies in when
 // it arrived by sync: home/.outfitter/cache/repos/<key> or
@@ -50,6 +52,20 @@ func SyncedCheckout(home, name string) string {
 		return ""
 	}
 	return vfs.Join(cache, kind, key)
+}
+
+// SyncedState returns where the agent's writes to name, a path in a
+// checkout ([SyncedCheckout]), are kept instead: the same path below
+// home/.outfitter/state as below home/.outfitter/cache
+// (home/.outfitter/state/repos/<key>/<path in the checkout>); "" when
+// name is not synced content. The agent never writes into a checkout, so
+// that the next sync can always bring it to its repository's tip.
+func SyncedState(home, name string) string {
+	if SyncedCheckout(home, name) == "" {
+		return ""
+	}
+	cache := vfs.Join(home, ".outfitter", "cache")
+	return vfs.Join(home, ".outfitter", "state", strings.TrimPrefix(path.Clean(name), cache+"/"))
 }
 
 // Checkout returns the repository checkout the layer was loaded from when
@@ -109,7 +125,7 @@ func Confine(fsys vfs.FS, name, checkout string) error {
 	if !within(name, checkout) {
 		return &EscapeError{Path: name, Checkout: checkout}
 	}
-	realCheckout, err := realPath(fsys, checkout)
+	realCheckout, err := realPrefix(fsys, checkout)
 	if err != nil {
 		return err
 	}

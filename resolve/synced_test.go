@@ -29,6 +29,15 @@ func TestSyncedCheckout(t *testing.T) {
 	if got := resolve.SyncedCheckout("", "/.outfitter/cache/repos/k"); got != "" {
 		t.Errorf("without a home: %q", got)
 	}
+	for name, want := range map[string]string{
+		"/h/.outfitter/cache/repos/k/p/eng/cli_specific/pi/auth.json": "/h/.outfitter/state/repos/k/p/eng/cli_specific/pi/auth.json",
+		"/h/.outfitter/cache/profiles/k":                              "/h/.outfitter/state/profiles/k",
+		"/h/.outfitter/profiles/eng/cli_specific/pi/auth.json":        "",
+	} {
+		if got := resolve.SyncedState("/h", name); got != want {
+			t.Errorf("SyncedState(%q) = %q, want %q", name, got, want)
+		}
+	}
 }
 
 // TestConfine: links inside the checkout are followed, a link out (or a

@@ -557,3 +557,85 @@ func TestHostileGitEnvironment(t *testing.T) {
 		}
 	})
 }
+
+// TestHostileCheckoutNeverWritten is finding 6's second part: a catalog
+// that ships cli_specific/pi/settings.json had the agent's writes land
+// in the checkout, after which every sync failed on local changes,
+// forever. The agent's writes go to the source's state copy under
+// ~/.outfitter/state, made from the checkout's copy the first time; the
+// checkout stays clean, the next sync brings it to the new tip, and
+// what the agent wrote is what the next run sees.
+func TestHostileCheckoutNeverWritten(t *testing.T) {
+	t.Parallel()
+	m := newHostileMachine(t)
+	r := m.syncedProfile(map[string]string{
+		"eng/profile.yml":                   "id: eng\n",
+		"eng/cli_specific/pi/settings.json": `{"from": "the catalog"}`,
+		"eng/cli_specific/pi/trust.json":    `{"seeded": true}`,
+	}, nil)
+	dir := m.cacheDir("profiles")
+	if res := m.run("eng"); res.Err != nil {
+		t.Fatalf("run: %v", res.Err)
+	}
+	if status := r.git(dir, "status", "--porcelain"); status != "" {
+		t.Errorf("the run changed the checkout:\n%s", status)
+	}
+	state := filepath.Join(m.home, ".outfitter/state", strings.TrimPrefix(dir, m.home+"/.outfitter/cache/"), "eng/cli_specific/pi")
+	if got := read(t, state+"/settings.json"); got != `{"written": "by the agent"}` {
+		t.Errorf("the state copy of settings.json is %q", got)
+	}
+	if got := read(t, state+"/trust.json"); got != `{"seeded": true}` {
+		t.Errorf("the state copy of trust.json is %q, want the checkout's", got)
+	}
+	r.commit(map[string]string{"eng/cli_specific/pi/settings.json": `{"from": "the catalog, v2"}`})
+	r.push()
+	for _, line := range m.sync().Messages {
+		if !strings.HasPrefix(line, "updated") {
+			t.Fatalf("sync after a run: %s", line)
+		}
+	}
+	if got := read(t, dir+"/eng/cli_specific/pi/settings.json"); got != `{"from": "the catalog, v2"}` {
+		t.Errorf("the checkout's settings.json is %q after the sync", got)
+	}
+	if got := read(t, state+"/settings.json"); got != `{"written": "by the agent"}` {
+		t.Errorf("the sync changed the state copy: %q", got)
+	}
+}
+
+// TestHostileCheckoutMigrated: a checkout that an earlier version let the
+// agent write into (local changes under cli_specific/) no longer wedges
+// the sync: the sync moves what the agent wrote to the state copies
+// (where the state copy does not exist yet) and restores the checkout's
+// files before it updates, so nothing the agent wrote is lost.
+func TestHostileCheckoutMigrated(t *testing.T) {
+	t.Parallel()
+	m := newHostileMachine(t)
+	r := m.syncedProfile(map[string]string{
+		"eng/profile.yml":                   "id: eng\n",
+		"eng/cli_specific/pi/settings.json": `{"from": "the catalog"}`,
+	}, nil)
+	dir := m.cacheDir("profiles")
+	// What an earlier version let the agent do.
+	writeFile(t, dir+"/eng/cli_specific/pi/settings.json", `{"written": "long ago"}`)
+	writeFile(t, dir+"/eng/cli_specific/pi/sessions/s1.jsonl", "session\n")
+	r.commit(map[string]string{"eng/cli_specific/pi/settings.json": `{"from": "the catalog, v2"}`})
+	r.push()
+	for _, line := range m.sync().Messages {
+		if !strings.HasPrefix(line, "updated") {
+			t.Fatalf("sync of a written checkout: %s", line)
+		}
+	}
+	if status := r.git(dir, "status", "--porcelain"); status != "" {
+		t.Errorf("the checkout is not clean after the sync:\n%s", status)
+	}
+	state := filepath.Join(m.home, ".outfitter/state", strings.TrimPrefix(dir, m.home+"/.outfitter/cache/"), "eng/cli_specific/pi")
+	if got := read(t, state+"/settings.json"); got != `{"written": "long ago"}` {
+		t.Errorf("the migrated settings.json is %q", got)
+	}
+	if got := read(t, state+"/sessions/s1.jsonl"); got != "session\n" {
+		t.Errorf("the migrated session is %q", got)
+	}
+	if got := read(t, dir+"/eng/cli_specific/pi/settings.json"); got != `{"from": "the catalog, v2"}` {
+		t.Errorf("the checkout's settings.json is %q after the sync", got)
+	}
+}

@@ -278,6 +278,12 @@ func gitSync(ctx context.Context, fsys FS, opts Options, src remote, dir string)
 	run := opts.Runner
 	if _, err := vfs.Stat(fsys, dir); err == nil {
 		say(opts.Progress, "outfitter: updating catalog "+src.display()+"…")
+		if err := isRepository(fsys, dir); err != nil {
+			return "", err
+		}
+		if err := migrateState(ctx, fsys, run, opts.Home, dir); err != nil {
+			return "", err
+		}
 		return StatusUpdated, update(ctx, fsys, run, dir, src.ref)
 	}
 	say(opts.Progress, "outfitter: cloning catalog "+src.display()+"…")
@@ -326,9 +332,6 @@ func gitSync(ctx context.Context, fsys FS, opts Options, src remote, dir string)
 // checkout of a branch ref always did), while a local change that the
 // update would overwrite stops it, as pull --ff-only does.
 func update(ctx context.Context, fsys FS, run Runner, dir, ref string) error {
-	if err := isRepository(fsys, dir); err != nil {
-		return err
-	}
 	args := []string{"-C", dir, "fetch", "--no-tags", "--no-recurse-submodules"}
 	if _, err := vfs.Stat(fsys, vfs.Join(dir, ".git", "shallow")); err == nil {
 		args = append(args, "--depth", "1")
@@ -341,6 +344,71 @@ func update(ctx context.Context, fsys FS, run Runner, dir, ref string) error {
 		return err
 	}
 	return checkoutRef(ctx, run, dir, ref)
+}
+
+// migrateState moves what an earlier version let the agent write into a
+// checkout out of it, so that the update can bring the checkout to its
+// repository's tip and nothing the agent wrote is lost: every file under
+// a cli_specific/ directory that git reports as changed or untracked is
+// copied to its state copy (resolve.SyncedState), unless that copy
+// exists already (the state copy is what later runs wrote), and the
+// checkout's own file is restored (untracked files removed). Links are
+// not copied. Other local changes are left to the update, which stops on
+// those it would overwrite.
+func migrateState(ctx context.Context, fsys FS, run Runner, home, dir string) error {
+	out, err := run.Run(ctx, "", "git", "-C", dir, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+	if err != nil {
+		return err
+	}
+	var tracked []string
+	for _, entry := range strings.Split(out, "\x00") {
+		if len(entry) < 4 {
+			continue
+		}
+		code, rel := entry[:2], entry[3:]
+		if !strings.HasPrefix(rel, "cli_specific/") && !strings.Contains(rel, "/cli_specific/") {
+			continue
+		}
+		name := vfs.Join(dir, rel)
+		if state := resolve.SyncedState(home, name); state != "" {
+			if err := migrateFile(fsys, name, state); err != nil {
+				return err
+			}
+		}
+		if code == "??" {
+			if err := vfs.Remove(fsys, name); err != nil {
+				return err
+			}
+			continue
+		}
+		tracked = append(tracked, rel)
+	}
+	if len(tracked) == 0 {
+		return nil
+	}
+	_, err = run.Run(ctx, "", "git", append([]string{"--literal-pathspecs", "-C", dir, "checkout", "-q", "HEAD", "--"}, tracked...)...)
+	return err
+}
+
+// migrateFile copies the regular file name to state when state does not
+// exist, durably; anything else (a deleted file, a link) is not copied.
+func migrateFile(fsys FS, name, state string) error {
+	if _, err := vfs.Lstat(fsys, state); err == nil {
+		return nil
+	}
+	fi, err := vfs.Lstat(fsys, name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	data, err := vfs.ReadFile(fsys, name)
+	if err != nil {
+		return err
+	}
+	// On the disk before the checkout's file is restored.
+	if err := vfs.MkdirAllSynced(fsys, path.Dir(state), 0o755); err != nil {
+		return err
+	}
+	return vfs.ReplaceFile(fsys, state, data, fi.Mode().Perm())
 }
 
 // NotRepositoryError is a cache directory that exists but is not a git
