@@ -66,9 +66,9 @@ type LiquidEnv struct {
 // bindings are never modified.
 func NewLiquidEnv(bindings any) *LiquidEnv {
 	if !lqIsObject(bindings) {
-		bindings = newLqObject()
+		bindings = NewObject()
 	}
-	return &LiquidEnv{obj: &lqEnvObject{base: bindings, over: newLqObject()}}
+	return &LiquidEnv{obj: &lqEnvObject{base: bindings, over: NewObject()}}
 }
 
 // RenderLiquid renders a template as LiquidJS's parseAndRenderSync does

@@ -505,7 +505,7 @@ func lqMapGet(args []any, key string) (any, error) {
 			if len(x) > 0 && lqSameValueZero(x[0], key) {
 				found = lqArg(x, 1)
 			}
-		case *lqObject:
+		case *Object:
 			k, _ := x.Get("0")
 			if lqSameValueZero(lqOrUndefined(x.Get("0")), key) || k == key {
 				found = lqOrUndefined(x.Get("1"))
@@ -921,7 +921,7 @@ func lqJSONValue(v any, space, indent string) (string, bool) {
 		}
 		return "[\n" + inner + strings.Join(parts, ",\n"+inner) + "\n" + indent + "]", true
 	case *lqForloop:
-		o := newLqObject()
+		o := NewObject()
 		o.Set("i", float64(x.i))
 		o.Set("length", float64(x.length))
 		o.Set("name", x.name)
@@ -1049,7 +1049,7 @@ func (fc *lqFilterCall) filter(include bool, v any, args []any) (any, error) {
 }
 
 func (fc *lqFilterCall) withItem(name any, item any, f func() (any, error)) (any, error) {
-	scope := newLqObject()
+	scope := NewObject()
 	scope.Set(lqPropertyKey(name), item)
 	fc.ctx.push(scope)
 	defer fc.ctx.pop()
@@ -1108,7 +1108,7 @@ func (fc *lqFilterCall) groupBy(v any, args []any, exp bool) (any, error) {
 	}
 	out := make([]any, len(keys))
 	for i, k := range keys {
-		o := newLqObject()
+		o := NewObject()
 		o.Set("name", k)
 		o.Set("items", groups[i])
 		out[i] = o

@@ -43,7 +43,7 @@ func decodeOrdered(t *testing.T, data []byte) any {
 				dec.Token()
 				return arr
 			}
-			o := newLqObject()
+			o := NewObject()
 			for dec.More() {
 				k, _ := dec.Token()
 				o.Set(k.(string), value())

@@ -14,16 +14,16 @@ type lqEmitter struct{ strings.Builder }
 func (e *lqEmitter) write(v any) { e.WriteString(lqStringify(v)) }
 
 type lqCtx struct {
-	scopes                      []*lqObject
+	scopes                      []*Object
 	env                         any
-	globals                     *lqObject
+	globals                     *Object
 	registers                   map[string]any
 	breakCalled, continueCalled bool
 	strict                      bool
 }
 
 func newLqCtx(env any) *lqCtx {
-	return &lqCtx{scopes: []*lqObject{newLqObject()}, env: env, globals: newLqObject(), registers: map[string]any{}, strict: true}
+	return &lqCtx{scopes: []*Object{NewObject()}, env: env, globals: NewObject(), registers: map[string]any{}, strict: true}
 }
 
 // spawn is Context.spawn: a context whose environment is v.
@@ -33,9 +33,9 @@ func (c *lqCtx) spawn(v any) *lqCtx {
 	return s
 }
 
-func (c *lqCtx) push(o *lqObject) { c.scopes = append(c.scopes, o) }
-func (c *lqCtx) pop()             { c.scopes = c.scopes[:len(c.scopes)-1] }
-func (c *lqCtx) bottom() *lqObject {
+func (c *lqCtx) push(o *Object) { c.scopes = append(c.scopes, o) }
+func (c *lqCtx) pop()           { c.scopes = c.scopes[:len(c.scopes)-1] }
+func (c *lqCtx) bottom() *Object {
 	return c.scopes[0]
 }
 

@@ -218,8 +218,8 @@ func lqParseAssign(t *lqTag, _ *lqQueue, _ *lqParser) (lqTemplate, error) {
 
 type lqHash []*lqHashTok
 
-func (h lqHash) render(c *lqCtx) (*lqObject, error) {
-	o := newLqObject()
+func (h lqHash) render(c *lqCtx) (*Object, error) {
+	o := NewObject()
 	seen := map[string]lqToken{}
 	var order []string
 	for _, t := range h {
@@ -243,7 +243,7 @@ func (h lqHash) render(c *lqCtx) (*lqObject, error) {
 	return o, nil
 }
 
-func lqHashGet(o *lqObject, k string) any {
+func lqHashGet(o *Object, k string) any {
 	if v, ok := o.Get(k); ok {
 		return v
 	}
@@ -286,8 +286,8 @@ func lqParseFor(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 			return nil, c.renderTemplates(elseTemplates, out)
 		}
 		continueKey := "continue-" + name + "-" + colText
-		cs := newLqObject()
-		cs.Set("continue", c.getRegister(continueKey, func() any { return newLqObject() }))
+		cs := NewObject()
+		cs.Set("continue", c.getRegister(continueKey, func() any { return NewObject() }))
 		c.push(cs)
 		h, err := hash.render(c)
 		c.pop()
@@ -318,7 +318,7 @@ func lqParseFor(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 		}
 		c.registers[continueKey] = lqJSAdd(off, float64(len(items)))
 		loop := &lqForloop{length: len(items), name: name + "-" + colText}
-		scope := newLqObject()
+		scope := NewObject()
 		scope.Set("forloop", loop)
 		c.push(scope)
 		defer c.pop()
@@ -697,8 +697,8 @@ func lqParseBlock(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 	for tok := q.shift(); tok != nil; tok = q.shift() {
 		if e, ok := tok.(*lqTag); ok && e.name == "endblock" {
 			return lqTpl(t, func(c *lqCtx, out *lqEmitter) (any, error) {
-				scope := newLqObject()
-				scope.Set("block", newLqObject())
+				scope := NewObject()
+				scope.Set("block", NewObject())
 				c.push(scope)
 				defer c.pop()
 				return nil, c.renderTemplates(templates, out)
@@ -773,7 +773,7 @@ func lqParseCycle(t *lqTag, _ *lqQueue, _ *lqParser) (lqTemplate, error) {
 			objs[i] = "[object Object]"
 		}
 		fp := "cycle:" + lqString(g) + ":" + strings.Join(objs, ",")
-		groups := c.getRegister("cycle", func() any { return newLqObject() }).(*lqObject)
+		groups := c.getRegister("cycle", func() any { return NewObject() }).(*Object)
 		idx := 0.0
 		if v, ok := groups.Get(fp); ok {
 			idx = v.(float64)
@@ -949,7 +949,7 @@ func lqParseTablerow(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 			cols = float64(len(items))
 		}
 		loop := &lqForloop{length: len(items), name: name + "-" + colText, tablerow: true, cols: cols}
-		scope := newLqObject()
+		scope := NewObject()
 		scope.Set("tablerowloop", loop)
 		c.push(scope)
 		defer c.pop()

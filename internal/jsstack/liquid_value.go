@@ -37,38 +37,16 @@ var (
 	lqBlankDrop = &lqEmptyDrop{blank: true}
 )
 
-// lqObject is an ordered object with JavaScript's key order.
-type lqObject struct {
-	keys []string
-	vals map[string]any
-}
-
-func newLqObject() *lqObject { return &lqObject{vals: map[string]any{}} }
-
-func (o *lqObject) Keys() []string { return lqJSOrder(o.keys) }
-
-func (o *lqObject) Get(k string) (any, bool) {
-	v, ok := o.vals[k]
-	return v, ok
-}
-
-func (o *lqObject) Set(k string, v any) {
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
-	}
-	o.vals[k] = v
-}
-
 // lqEnvObject is the bindings with the keys the render wrote over them.
 type lqEnvObject struct {
 	base any // a LiquidObject or a map[string]any
-	over *lqObject
+	over *Object
 }
 
 func (o *lqEnvObject) Keys() []string {
 	keys, _ := lqKeys(o.base)
 	keys = slices.Clone(keys)
-	for _, k := range o.over.keys {
+	for _, k := range o.over.Keys() {
 		if _, ok := lqOwn(o.base, k); !ok {
 			keys = append(keys, k)
 		}
