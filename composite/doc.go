@@ -110,6 +110,14 @@
 // [*EscapeError]; file system failures are [*WriteError]s that wrap the
 // cause.
 //
+// Every write that lands outside the root survives a power cut once it
+// returns: a source's default content and the blank-source reset, the
+// system prompt export and pi's settings written through a state path's
+// link go through [vfs.ReplaceFile] (synced before and after its rename),
+// and new source directories are made with [vfs.MkdirAllSynced]. Writes
+// inside the root are temporary by design and never synced: a power cut
+// may lose them, and the next run builds the composite again.
+//
 // # Links in profile folders
 //
 // A profile-owned source (cli_specific/<agent>/<path>) is where the

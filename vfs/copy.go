@@ -157,6 +157,9 @@ type copier struct {
 	// ancestry holds the real paths of the directories being copied, for
 	// cycles under LinksFollow.
 	ancestry []string
+	// cleaned holds the destination directories (clean) whose temporary
+	// files of the names copied were removed already, under Merge.
+	cleaned map[string]bool
 }
 
 // info returns the source entry's type as the link policy sees it:
@@ -227,7 +230,7 @@ func (c *copier) link(to, from string) error {
 		case err == nil && di.Mode()&fs.ModeSymlink == 0:
 			return &os.LinkError{Op: "symlink", Old: target, New: to, Err: fs.ErrExist}
 		case err == nil:
-			return replaceLink(c.dst, target, to)
+			return replaceLink(c.dst, target, to, !c.cleaned[path.Dir(to)])
 		case !errors.Is(err, fs.ErrNotExist):
 			return err
 		}
@@ -267,6 +270,21 @@ func (c *copier) dir(fi fs.FileInfo, to, from string, top bool) error {
 	list, err := ReadDir(c.src, from)
 	if err != nil {
 		return err
+	}
+	if c.opts.Merge {
+		// The temporary files a killed copy left, for the names about to
+		// be written, removed with one listing rather than one per file.
+		names := make(map[string]bool, len(list))
+		for _, de := range list {
+			names[de.Name()] = true
+		}
+		if err := removeStrays(c.dst, to, func(base string) bool { return names[base] }); err != nil {
+			return err
+		}
+		if c.cleaned == nil {
+			c.cleaned = map[string]bool{}
+		}
+		c.cleaned[path.Clean(to)] = true
 	}
 	for _, de := range list {
 		next, dest := path.Join(from, de.Name()), path.Join(to, de.Name())
@@ -337,7 +355,7 @@ func (c *copier) file(fi fs.FileInfo, to, from string) error {
 		return err
 	}
 	if c.opts.Merge {
-		return ReplaceFile(c.dst, to, data, perm)
+		return replaceFile(c.dst, to, data, perm, !c.cleaned[path.Dir(to)])
 	}
 	if err := WriteFile(c.dst, to, data, perm); err != nil {
 		return err

@@ -22,7 +22,10 @@
 // a [*LinkRefusedError], a link where it has a directory to copy; a link
 // where a file goes is replaced by the file. A profile file that is a
 // link stays a link: Record replaces the file it leads to, keeping its
-// mode.
+// mode. Both are durable too: ReplaceFile syncs the file before its rename
+// and the directory after, and Persist syncs each directory and link it
+// makes into its parent, so a power cut leaves each durable file old or
+// new, whole, and the new one once the call returned.
 //
 // # Snapshots and classification
 //

@@ -41,3 +41,27 @@ func ExampleCrashAfter() {
 	// remove /profile.yml: input/output error
 	// ""
 }
+
+func ExampleFS_PowerCut() {
+	mem := vfs.NewMemFS(vfs.MemOptions{})
+	_ = mem.MkdirAll("/d", 0o755)
+	_ = mem.WriteFile("/d/auth.json", []byte("old"), 0o600)
+	fsys := faultfs.New(mem)
+	_ = fsys.TrackDurability(faultfs.OrderJournal)
+
+	// A write in place, never synced: the disk may hold it truncated.
+	_ = fsys.WriteFile("/d/auth.json", []byte("new"), 0o600)
+	disks, _ := fsys.PowerCuts()
+	for i, disk := range disks {
+		fmt.Printf("disk %d: %q\n", i, disk["d/auth.json"].Data)
+	}
+
+	// ReplaceFile syncs: once it returned, the disk holds the new file.
+	_ = vfs.ReplaceFile(fsys, "/d/auth.json", []byte("newer"), 0o600)
+	disk, _ := fsys.PowerCut()
+	fmt.Printf("%q\n", disk["d/auth.json"].Data)
+	// Output:
+	// disk 0: "old"
+	// disk 1: ""
+	// "newer"
+}
