@@ -59,6 +59,9 @@ func benchBackends() []benchBackend {
 		{name: "memfs", new: func(*testing.B) benchFS {
 			return vfsBench{BenchFS: vfstest.BenchVFS(vfs.NewMemFS(vfs.MemOptions{}))}
 		}},
+		{name: "memfs-darwin", new: func(*testing.B) benchFS {
+			return vfsBench{BenchFS: vfstest.BenchVFS(vfs.NewMemFS(vfs.MemOptions{Platform: vfs.PlatformDarwin}))}
+		}},
 		{name: "afero-mem", new: func(*testing.B) benchFS { return aferoBench{afero.NewMemMapFs()} }},
 		{name: "billy5-mem", new: func(*testing.B) benchFS { return billyBench{billymem.New()} }},
 		{name: "osfs-rooted", disk: true, new: func(b *testing.B) benchFS {

@@ -166,13 +166,20 @@ type personality struct {
 	utf8 bool
 }
 
+// The personalities, shared by every MemFS of their platform (they never
+// change), so that making one allocates nothing more.
+var (
+	darwinPersonality = personality{platform: PlatformDarwin, pathMax: darwinPathMax, utf8: true}
+	win32Personality  = personality{platform: PlatformWin32, pathMax: PathMax}
+)
+
 // personalityOf returns the personality of p, nil for Linux.
 func personalityOf(p Platform) *personality {
 	switch p {
 	case PlatformDarwin:
-		return &personality{platform: p, pathMax: darwinPathMax, utf8: true}
+		return &darwinPersonality
 	case PlatformWin32:
-		return &personality{platform: p, pathMax: PathMax}
+		return &win32Personality
 	}
 	return nil
 }
