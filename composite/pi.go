@@ -276,7 +276,7 @@ func quietStartup(fsys FS, name string) (notice string, err error) {
 		}()
 	}
 	obj := resolve.NewObject()
-	if data, err := vfs.ReadFile(fsys, name); err == nil && len(bytes.TrimSpace(data)) > 0 {
+	if data, err := resolve.ReadDocument(fsys, name); err == nil && len(bytes.TrimSpace(data)) > 0 {
 		v, perr := jsstack.ParseJSON(data)
 		o, ok := v.(*resolve.Object)
 		if perr != nil || !ok {
@@ -374,7 +374,7 @@ func piLoginConfigured(fsys FS, dir string) (bool, error) {
 		if _, err := vfs.Stat(fsys, p); err != nil {
 			continue
 		}
-		data, err := vfs.ReadFile(fsys, p)
+		data, err := resolve.ReadDocument(fsys, p)
 		if err != nil {
 			return false, &LoginStateError{Path: p, Err: err}
 		}

@@ -46,7 +46,7 @@ func mcpFile(in *Input) (*File, error) {
 		if _, err := vfs.Probe(in.FS, p); err != nil {
 			continue
 		}
-		data, err := vfs.ReadFile(in.FS, p)
+		data, err := resolve.ReadDocument(in.FS, p)
 		if err != nil {
 			return nil, &MCPError{Path: p, Err: err}
 		}
@@ -153,7 +153,7 @@ func piSettingsFile(in *Input, merged Controls, settings StatePath) (*File, erro
 	if _, err := vfs.Stat(in.FS, src); err != nil {
 		return nil, nil
 	}
-	data, err := vfs.ReadFile(in.FS, src)
+	data, err := resolve.ReadDocument(in.FS, src)
 	if err != nil {
 		return nil, &ReadError{Msg: fmt.Sprintf("Could not read pi settings file '%s': %v", settings.SourcePath, err), Err: err}
 	}
@@ -208,7 +208,7 @@ func piKeybindingsFile(in *Input, kb StatePath) (File, error) {
 		src := resolveAgainst(in.cwd(), kb.SourcePath)
 		_, statErr := vfs.Probe(in.FS, src)
 		if statErr == nil && (in.Home != "" || insideAny(src, in.ProfileFolders)) {
-			data, err := vfs.ReadFile(in.FS, src)
+			data, err := resolve.ReadDocument(in.FS, src)
 			if err != nil {
 				return File{}, &ReadError{Msg: fmt.Sprintf("Could not read pi keybindings file '%s': %v", kb.SourcePath, err), Err: err}
 			}

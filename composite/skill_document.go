@@ -31,7 +31,7 @@ type skillProblem struct {
 
 // readSkillDocument reads and parses a catalog skill's SKILL.md.
 func readSkillDocument(fsys vfs.FS, skillPath string) (*skillDocument, *skillProblem) {
-	data, err := vfs.ReadFile(fsys, skillPath)
+	data, err := resolve.ReadDocument(fsys, skillPath)
 	if err != nil {
 		return nil, &skillProblem{path: skillPath, message: "Could not read SKILL.md: " + jsstack.FSError(err, "open", skillPath)}
 	}

@@ -186,7 +186,10 @@ func resolvePrompt(fsys vfs.FS, e PromptEntry, project, root, checkout string) (
 			return nil, fmt.Sprintf("Prompt %s include '%s' of a synced profile is not read: %s.", kind, Quote(e.Value), err)
 		}
 	}
-	data, err := vfs.ReadFile(fsys, file)
+	data, err := ReadDocument(fsys, file)
+	if _, ok := err.(*DocumentSizeError); ok {
+		return nil, fmt.Sprintf("Prompt include '%s' is not read: %s.", Quote(e.Value), err)
+	}
 	if err != nil {
 		return nil, notFound
 	}

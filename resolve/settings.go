@@ -227,7 +227,10 @@ func exists(fsys FS, name string) bool {
 // missing file (one that does not stat) yields nothing; an unreadable one
 // an error. The file is stat'ed only when reading it fails.
 func (c *Cache) loadSettingsFile(fsys FS, name string, scope SettingsScope, agents *Agents) (*fileSettings, []*Issue, error) {
-	data, err := vfs.ReadFile(fsys, name)
+	data, err := ReadDocument(fsys, name)
+	if _, ok := err.(*DocumentSizeError); ok {
+		return nil, []*Issue{yamlIssue(yamlSize(err), name, name)}, nil
+	}
 	if err != nil {
 		// Only a file that stats is unreadable; any other is missing.
 		if errors.Is(err, fs.ErrNotExist) || !exists(fsys, name) {

@@ -133,7 +133,11 @@ func (cache *Cache) scanSource(fsys FS, dir string, agents *Agents, buf []scanne
 			found = append(found, scanned{cand: c, issue: &Issue{File: c.file, Message: fmt.Sprintf("Profile slug '%s' is not a filesystem-safe Outfitter profile id.", c.slug)}})
 			continue
 		}
-		data, err := vfs.ReadFile(fsys, c.file)
+		data, err := ReadDocument(fsys, c.file)
+		if _, ok := err.(*DocumentSizeError); ok {
+			found = append(found, scanned{cand: c, issue: yamlIssue(yamlSize(err), c.file, "/profile.yml")})
+			continue
+		}
 		if err != nil {
 			plain = false
 			found = append(found, scanned{cand: c, issue: &Issue{File: c.file, Message: "Could not read profile YAML: " + err.Error(), Err: err}})
