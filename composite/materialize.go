@@ -372,7 +372,10 @@ func seedSource(fsys FS, source, seed string, made madeDirs) error {
 	if err := made.mkdirAllSynced(fsys, path.Dir(source)); err != nil {
 		return &WriteError{Step: "create source", Path: path.Dir(source), Err: err}
 	}
-	if err := vfs.Copy(fsys, source, fsys, seed, vfs.CopyOptions{Links: vfs.LinksFollow, Within: seed}); err != nil {
+	// The state copy is a durable source: copied as persist copies (Merge,
+	// on a destination that does not exist yet), so that each file and
+	// directory made survives a power cut, old (absent) or new, whole.
+	if err := vfs.Copy(fsys, source, fsys, seed, vfs.CopyOptions{Links: vfs.LinksFollow, Within: seed, Merge: true}); err != nil {
 		return &WriteError{Step: "create source", Path: source, Err: err}
 	}
 	return nil

@@ -2,6 +2,7 @@ package composite_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/vfs/faultfs"
@@ -47,6 +48,47 @@ func TestMaterializePowerCut(t *testing.T) {
 				if !slices.Contains(r.Changed, want) {
 					t.Errorf("precondition: the run did not write %s (it changed %q)", want, r.Changed)
 				}
+			}
+		})
+	}
+}
+
+// TestSeedPowerCut: the state copies of a synced profile's sources, made
+// from its checkout at the first run, survive a power cut file by file,
+// old (absent) or new, whole, and all of them once Materialize returned;
+// the checkout is never written.
+func TestSeedPowerCut(t *testing.T) {
+	t.Parallel()
+	base, w, _ := syncedWorld(t, false, map[string]string{
+		"<folder>/cli_specific/pi/auth.json":      `{"token":"catalog"}`,
+		"<folder>/cli_specific/pi/plugins/a.json": "A",
+		"<folder>/cli_specific/pi/plugins/b.json": "B",
+	})
+	for _, order := range []faultfs.Ordering{faultfs.OrderSynced, faultfs.OrderJournal} {
+		t.Run(string(order), func(t *testing.T) {
+			t.Parallel()
+			r := vfstest.PowerSweep{
+				Base: base,
+				Run: func(fsys *faultfs.FS) error {
+					run, err := w.plan(t, fsys)
+					if err != nil {
+						return err
+					}
+					_, err = run.Materialize()
+					return err
+				},
+				Ordering: order,
+				Ignore:   []string{"/tmp"},
+				Changes:  []string{home + "/.outfitter/state", home + "/.pi", home + "/.outfitter/cache/utilities"},
+			}.Check(t)
+			seeded := 0
+			for _, p := range r.Changed {
+				if strings.HasPrefix(p, home+"/.outfitter/state/") && (strings.HasSuffix(p, "/auth.json") || strings.HasSuffix(p, ".json") && strings.Contains(p, "/plugins/")) {
+					seeded++
+				}
+			}
+			if seeded != 3 {
+				t.Errorf("precondition: the run seeded %d of the 3 state copies (it changed %q)", seeded, r.Changed)
 			}
 		})
 	}
