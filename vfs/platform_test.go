@@ -465,3 +465,14 @@ func TestCloneAs(t *testing.T) {
 		t.Errorf("CloneAs of a colliding file and directory: %v, want EISDIR naming /a", err)
 	}
 }
+
+// TestDarwinMkdirAllFolds checks that MkdirAll finds existing directories
+// under another spelling instead of creating a second one.
+func TestDarwinMkdirAllFolds(t *testing.T) {
+	t.Parallel()
+	m := vfs.NewMemFS(vfs.MemOptions{Platform: vfs.PlatformDarwin})
+	mustAll(t, m.MkdirAll("/Home/Docs", 0o755), m.MkdirAll("/home/DOCS/x", 0o755), m.MkdirAll("/HOME/docs", 0o755))
+	if err := errors.Join(wantNames(m, "/", "Home"), wantNames(m, "/Home", "Docs"), wantNames(m, "/home/docs", "x")); err != nil {
+		t.Error(err)
+	}
+}
