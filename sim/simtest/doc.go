@@ -30,6 +30,15 @@
 // composite roots' random suffixes are seeded from the scenario's name and
 // the clock is the fixtures' load time.
 //
+// # Platforms
+//
+// [RunMatrix] runs the fixtures once per platform (linux, darwin, win32),
+// as upstream's CI runs its suite on each operating system: each scenario
+// on the fixture as that platform's file system holds it, in memory, with
+// the engine acting as upstream does there. [WithPlatform] runs [Run] as
+// one platform. A scenario whose expectations are one platform's names it
+// in its "platform" field.
+//
 // # The same code as vfsim check
 //
 // Run loads fixtures with fixtures.Find and fixtures.Load, runs each
