@@ -142,17 +142,17 @@ func TestParseYAMLStructure(t *testing.T) {
 		{name: "merge key is an ordinary key", src: "a: &x {b: 1}\nc: {<<: *x}\n", want: `{"a":{"b":1},"c":{"<<":{"b":1}}}`},
 		{name: "non-string keys become strings", src: "1: a\ntrue: b\n~: c\n", want: `{"1":"a","true":"b","":"c"}`},
 		{name: "1 and '1' are different keys, later value wins", src: "1: a\n'1': b\n", want: `{"1":"b"}`},
-		{name: "duplicate keys", src: "a: 1\na: 2\n", wantErr: "YAMLParseError: line 2: Map keys must be unique"},
-		{name: "1 and 1.0 are the same key", src: "1: a\n1.0: b\n", wantErr: "YAMLParseError: line 2: Map keys must be unique"},
-		{name: "0 and -0 are the same key", src: "0: a\n-0: b\n", wantErr: "YAMLParseError: line 2: Map keys must be unique"},
-		{name: "null and ~ are the same key", src: "null: a\n~: b\n", wantErr: "YAMLParseError: line 2: Map keys must be unique"},
+		{name: "duplicate keys", src: "a: 1\na: 2\n", wantErr: "YAMLParseError: Map keys must be unique at line 2, column 1:"},
+		{name: "1 and 1.0 are the same key", src: "1: a\n1.0: b\n", wantErr: "YAMLParseError: Map keys must be unique at line 2, column 1:"},
+		{name: "0 and -0 are the same key", src: "0: a\n-0: b\n", wantErr: "YAMLParseError: Map keys must be unique at line 2, column 1:"},
+		{name: "null and ~ are the same key", src: "null: a\n~: b\n", wantErr: "YAMLParseError: Map keys must be unique at line 2, column 1:"},
 		{name: "NaN keys are never equal", src: ".nan: a\n.NaN: b\n", want: `{"NaN":"b"}`},
 		{name: "collection keys are never equal", src: "? [a]\n: 1\n? [a]\n: 2\n", want: `{"[\"a\"]":2}`},
-		{name: "an aliased key is compared by value", src: "a: &k x\n*k : 1\nx: 2\n", wantErr: "YAMLParseError: line 3: Map keys must be unique"},
+		{name: "an aliased key equals no other key, later value wins", src: "a: &k x\n*k : 1\nx: 2\n", want: `{"a":"x","x":2}`},
 		{name: "keys of nested mappings are apart", src: "a: {a: 1, b: {a: 2}}\nb: {a: 3}\n", want: `{"a":{"a":1,"b":{"a":2}},"b":{"a":3}}`},
-		{name: "duplicate in a big mapping", src: bigMappingDoc(40, "k7"), wantErr: "YAMLParseError: line 41: Map keys must be unique"},
+		{name: "duplicate in a big mapping", src: bigMappingDoc(40, "k7"), wantErr: "YAMLParseError: Map keys must be unique at line 41, column 1:"},
 		{name: "big mapping without duplicates", src: bigMappingDoc(40, "'7'"), want: bigMappingJSON(40)},
-		{name: "several documents", src: "a: 1\n---\nb: 2\n", wantErr: "YAMLParseError: Source contains multiple documents; please use YAML.parseAllDocuments()"},
+		{name: "several documents", src: "a: 1\n---\nb: 2\n", wantErr: "YAMLParseError: Source contains multiple documents; please use YAML.parseAllDocuments() at line 2, column 1:"},
 		{name: "alias bombs are refused", src: bomb(), wantErr: "ReferenceError: Excessive alias count indicates a resource exhaustion attack"},
 		{name: "a comment-only document is null", src: "# nothing\n", want: "null"},
 		{name: "an explicitly empty document is null", src: "---\n", want: "null"},
@@ -162,7 +162,7 @@ func TestParseYAMLStructure(t *testing.T) {
 			t.Parallel()
 			got, err := parseYAML([]byte(tc.src))
 			if tc.wantErr != "" {
-				if err == nil || err.Error() != tc.wantErr {
+				if err == nil || strings.SplitN(err.Error(), "\n", 2)[0] != tc.wantErr {
 					t.Fatalf("error %v, want %q", err, tc.wantErr)
 				}
 				return

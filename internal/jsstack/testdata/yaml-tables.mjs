@@ -1,0 +1,100 @@
+// yaml-tables.mjs writes node-yaml.json: what upstream's reading of a YAML
+// settings or profile file gives for each document below, with the yaml
+// library upstream pins (2.9.0 in its lockfile) called as upstream calls
+// it (validation/YamlDocument.ts: parse(content), every option at its
+// default), on Node 22. Run it from this directory with that node and
+// upstream's build:
+//
+//	$OUTFITTER_NODE yaml-tables.mjs $OUTFITTER_UPSTREAM_CLI
+//
+// Each row is [document, result]: the result is {"value": v} with v
+// encoded so that JSON keeps what JSON.stringify would lose (numbers as
+// {"n": String(n)}, "-0" for negative zero; objects as {"o": [[key,
+// value], …]} in key order; strings with lone surrogates as {"u": [code
+// units]}), or {"error": String(e), "name": e.name} for a document
+// upstream refuses.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const cli = process.argv[2];
+if (!cli) throw new Error('usage: yaml-tables.mjs <upstream code/cli directory>');
+const require = createRequire(path.join(cli, 'package.json'));
+const yamlPackage = require('yaml/package.json');
+if (yamlPackage.version !== '2.9.0') throw new Error('upstream pins yaml 2.9.0, found ' + yamlPackage.version);
+const { parse } = require('yaml');
+
+const hasLoneSurrogate = (s) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+const enc = (v) => {
+  if (v === null || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return { n: Object.is(v, -0) ? '-0' : String(v) };
+  if (typeof v === 'string') {
+    if (!hasLoneSurrogate(v)) return v;
+    const u = [];
+    for (let i = 0; i < v.length; i++) u.push(v.charCodeAt(i));
+    return { u };
+  }
+  if (Array.isArray(v)) return v.map(enc);
+  if (v instanceof Date) throw new Error('a Date: not in the core schema');
+  if (typeof v === 'object') return { o: Object.keys(v).map((k) => [k, enc(v[k])]) };
+  throw new Error('unexpected value ' + typeof v);
+};
+
+const docs = [];
+const add = (...d) => docs.push(...d);
+
+// Directives and document markers.
+add('%YAML 1.2\n---\na: 1\n', '%YAML 1.2\n--- \na: 1\n', '%YAML 1.1\n---\na: 1\n', '%YAML 1.1\n---\na: yes\nb: 012\nc: 0o12\n',
+  '%YAML 1.3\n---\na: 1\n', '%YAML 2.0\n---\na: 1\n', '%TAG !e! tag:example.com,2000:\n---\na: !e!x 1\n', '%FOO bar\n---\na: 1\n',
+  '%YAML 1.2\na: 1\n', '%YAML 1.2\n%YAML 1.2\n---\na: 1\n', '---\na: 1\n', '---\na: 1\n...\n', '--- a\n', '---\n', '...\n',
+  '---\n...\n', 'a: 1\n---\nb: 2\n', 'a: 1\n...\n---\nb: 2\n', '--- # comment\na: 1\n', '---a: 1\n', 'a: 1\n--- \n',
+  '', '\n', '# only a comment\n', '   \n\n  # c\n', 'a: 1\n...\n# after\n', '---\n---\n');
+// Escapes in double-quoted strings, surrogate pairs among them.
+add('a: "\\ud83d\\ude80"\n', 'a: "\\uD83D\\uDE80 x"\n', 'a: "\\U0001F680"\n', 'a: "\\u00e9\\x41\\t\\n\\r\\\\\\"\\/\\ "\n',
+  'a: "\\0\\a\\b\\e\\f\\v\\N\\_\\L\\P"\n', 'a: "\\ud83d"\n', 'a: "\\ude80\\ud83d"\n', 'a: "\\q"\n', 'a: "\\x4"\n', 'a: "\\u12"\n',
+  'a: "\\U00110000"\n', 'a: "line\\\n  next"\n', 'a: "one\n  two\n\n  three"\n', "a: 'it''s'\n", "a: 'one\n  two'\n",
+  'a: "tab\tin"\n', 'a: "\\\t"\n', '"\\ud83d\\ude80": x\n', 'a: "é😀"\n', 'a: "\\u0000"\n');
+// Block scalars and chomping.
+for (const ind of ['|', '|-', '|+', '>', '>-', '>+', '|2', '>2', '|2-', '|-2', '|+2']) {
+  add('a: ' + ind + '\n  x\n   y\n\n  z\n\n\nb: 1\n', 'a: ' + ind + '\n  x\n  y\n\n', 'a: ' + ind + '\n  x', 'a: ' + ind + '\n\n  x\n');
+}
+add('a: |\n', 'a: >\n\n', 'a: |\n  x\n # c\n', 'a: |1\n  x\n', 'a: >\n  one\n  two\n\n  three\n   four\n', 'a: |\n\tx\n', 'a: |-\n  x\n  \n  \n');
+// Anchors, aliases and merge keys.
+add('a: &x 1\nb: *x\n', 'a: &x [1, 2]\nb: *x\n', 'base: &b\n  A: x\nenv:\n  <<: *b\n  B: y\n', 'base: &b\n  A: x\nenv:\n  B: y\n  <<: *b\n',
+  'a: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: [*a, *b]\n', 'c:\n  <<: {x: 1}\n', 'c:\n  "<<": {x: 1}\n', 'a: *nope\n', 'a: &x\nb: *x\n',
+  '&a a: b\n*a : c\n', 'a: &x 1\nb: &x 2\nc: *x\n', 'a: &x 1\n*x : 2\n');
+// Core-schema scalars.
+const plain = ['1e3', '1E3', '1.5e-3', '.5', '5.', '+1', '-0', '-0.0', '0o17', '0o18', '0x1F', '0x1f', '0X1F', '017', '09', '.inf', '-.inf',
+  '+.inf', '.Inf', '.INF', '.iNf', '.nan', '.NaN', '.NAN', '12345678901234567890', '9007199254740993', '1e400', '-1e400', '2001-12-14',
+  '2001-12-14t21:59:43.10-05:00', '12:30:00', '1:20', 'true', 'True', 'TRUE', 'tRue', 'yes', 'no', 'on', 'off', 'y', 'null', 'Null', 'NULL',
+  '~', '0b101', '1_000', '-0x1f', '+0x1f', '0x', '0o', '1.', '+.5', '-.5e+2', '1e', '1e+', '.', '+', '-', '..', '1.2.3', '0.1e-2', '00', '007',
+  '-007', '1.0', '100.00', '1e21', '1e-7', '0xFFFFFFFFFFFFFFFFFFFF', '0o777777777777777777777777', 'NaN', 'Infinity', '-Infinity', '= x',
+  '!!str 1', '!!int 1', '!!float 1', '!!bool true', '!!null ""', '!!str', '!!int "7"', '!!int x', '!!float x', '!!bool x', '!!binary aGk=',
+  '!foo x', '!!set {a}', '!!omap [a: 1]', '!!pairs [a: 1]', '<< : x'];
+for (const p of plain) add('a: ' + p + '\n');
+add('1: a\n2.50: b\n0x10: c\n~: d\ntrue: e\n.inf: f\n-0: g\n1e3: h\n', '[a, b]: c\n', '{a: 1}: x\n', '? complex\n: value\n', '? a\n? b\n',
+  'a: 1\na: 2\n', '1: a\n1.0: b\n', '"1": a\n1: b\n', 'null: a\n~: b\n', '.nan: a\n.nan: b\n', '[a]: 1\n[a]: 2\n', 'a: 1\n"a": 2\n',
+  "'a': 1\na: 2\n", 'b: 1\na: 2\n10: 3\n2: 4\n');
+// CRLF, BOM, tabs and spaces.
+add('a: 1\r\nb: 2\r\n', 'a: |\r\n  x\r\n  y\r\nb: >\r\n  p\r\n  q\r\n', 'a: "x\r\n  y"\r\n', '\ufeffa: 1\n', '\ufeff---\na: 1\n', '\ufeff\ufeffa: 1\n',
+  'a: \ufeff1\n', '\ufeff', 'a:\t1\n', 'a: 1\t\n', 'a:\n\t- b\n', 'a:\n  - b\n\t- c\n', '\ta: 1\n', 'a: 1 # c\n', 'a: 1# c\n', 'a: x #c\n',
+  'a: "x"#c\n', 'a:\r\n  b: 1\r\n', 'a: 1\rb: 2\n');
+// Syntax errors.
+add('a: b: c\n', 'a: [1, 2\n', 'a: "unterminated\n', "a: 'unterminated\n", '- a\nb: c\n', 'a: 1\n b: 2\n', 'a:\n  - b\n c: d\n', 'key: @x\n',
+  'key: `x\n', 'a: {b: 1\n', 'a: }\n', 'a: ]\n', '[1, 2]]\n', '{a: 1}}\n', 'a: - b\n', '- - - a\n  - b\n', 'a\nb: c\n', ': x\n', '? \n',
+  'a: 1\n  # c\n  b: 2\n', 'a: |x\n', 'a: >-3+\n  x\n', 'a: !<tag:x> 1\n', 'a: !!str !!int 1\n', 'a: &x &y 1\n', 'a: *x y\n',
+  'a: "x" y\n', "a: 'x' y\n", 'a:\n  b\n  c: d\n', '- a\n-b\n', 'a: [b, c]: d\n', 'a: {b, c: }\n', 'a: [b,, c]\n', 'a: {,}\n',
+  '---\n- a\n---\n- b\n', 'x: 1\n%YAML 1.2\n', '%YAML 1.2\n%YAML 1.1\n---\na: 1\n', '%YAML\n---\na: 1\n', 'a: 1\n\u0001b: 2\n',
+  'a: "\\ud83d\\ude80\n', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: b: c\n',
+  'a:\n  b: 1\n  b: 2\n', 'first: 1\nsecond:\n  - x\n  - y: 1\n    y: 2\n', 'a: 1\r\nb: c: d\r\n', '\ufeffa: b: c\n', 'é😀: x: y\n',
+  'a: 😀 b: c\n', 'a: [\n  1,\n  2\n', 'a: "x\n\n', 'description: "Uses "quotes" inside"\n', 'list:\n- a\n - b\n', 'a:\tb: c\n');
+
+const rows = docs.map((d) => {
+  try {
+    return [d, { value: enc(parse(d)) }];
+  } catch (e) {
+    return [d, { error: String(e), name: e.name }];
+  }
+});
+fs.writeFileSync('node-yaml.json', '[\n' + rows.map((r) => JSON.stringify(r)).join(',\n') + '\n]\n');
+console.log('node-yaml.json', rows.length, 'documents,', rows.filter((r) => r[1].error).length, 'refused');

@@ -1,0 +1,369 @@
+package jsstack
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// YAMLParseError is the yaml library's YAMLParseError as upstream passes
+// it on (String(error)): "YAMLParseError: <diagnostic> at line <L>, column
+// <C>:", a blank line, the line of the error (with the line before when
+// the error is at the start of its line, either cut to 80 characters) and
+// a line of carets under the error. Line and column count from 1, the
+// column in UTF-16 units of the text as Node decodes it (a byte order mark
+// counts). The diagnostic is the library's for the errors ParseYAML
+// locates as the library does; an error it does not locate (Line 0) is
+// "YAMLParseError: " and yaml/v3's own diagnostic.
+type YAMLParseError struct {
+	// Diagnostic is the message before " at line".
+	Diagnostic string
+	// Line and Col locate the error, from 1; 0 when not located.
+	Line, Col int
+	// Text is the whole of String(error).
+	Text string
+}
+
+// Error returns the error as upstream prints it.
+func (e *YAMLParseError) Error() string { return e.Text }
+
+// yamlLines counts lines and columns as the library's LineCounter does:
+// in UTF-16 units, a line starting after each line feed.
+type yamlLines struct {
+	units  []uint16
+	starts []int
+	// byteAt maps a byte offset of the text to its UTF-16 offset.
+	byteAt []int
+}
+
+func newYAMLLines(data []byte) *yamlLines {
+	l := &yamlLines{starts: []int{0}, byteAt: make([]int, len(data)+1)}
+	// The units of NodeUTF16, with the unit each byte starts in.
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			n = illFormedLength(data[i:])
+		}
+		for k := range n {
+			l.byteAt[i+k] = len(l.units)
+		}
+		if r >= 0x10000 {
+			a, b := utf16.EncodeRune(r)
+			l.units = append(l.units, uint16(a), uint16(b))
+		} else {
+			l.units = append(l.units, uint16(r))
+		}
+		if r == '\n' {
+			l.starts = append(l.starts, len(l.units))
+		}
+		i += n
+	}
+	l.byteAt[len(data)] = len(l.units)
+	return l
+}
+
+// pos returns the line and column of a UTF-16 offset, as
+// LineCounter.linePos does.
+func (l *yamlLines) pos(off int) (line, col int) {
+	lo, hi := 0, len(l.starts)
+	for lo < hi {
+		mid := (lo + hi) >> 1
+		if l.starts[mid] < off {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(l.starts) && l.starts[lo] == off {
+		return lo + 1, 1
+	}
+	if lo == 0 {
+		return 0, off
+	}
+	return lo, off - l.starts[lo-1] + 1
+}
+
+// lineText returns line (from 1) without its line break characters.
+func (l *yamlLines) lineText(line int) []uint16 {
+	start := l.starts[line-1]
+	end := len(l.units)
+	if line < len(l.starts) {
+		end = l.starts[line]
+	}
+	s := l.units[start:end]
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// newYAMLParseError builds the library's error for diagnostic over the
+// byte range [start, end) of data, as its prettifyError words it.
+func newYAMLParseError(data []byte, diagnostic string, start, end int) *YAMLParseError {
+	l := newYAMLLines(data)
+	from, to := l.byteAt[min(start, len(data))], l.byteAt[min(end, len(data))]
+	line, col := l.pos(from)
+	endLine, endCol := l.pos(to)
+	msg := "YAMLParseError: " + diagnostic + " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col)
+	ci := col - 1
+	lineStr := l.lineText(line)
+	var out []uint16
+	if ci >= 60 && len(lineStr) > 80 {
+		trimStart := min(ci-39, len(lineStr)-79)
+		out = append([]uint16{'…'}, lineStr[trimStart:]...)
+		ci -= trimStart - 1
+	} else {
+		out = append(out, lineStr...)
+	}
+	if len(out) > 80 {
+		out = append(out[:79:79], '…')
+	}
+	if line > 1 && allSpaces(out[:min(ci, len(out))]) {
+		prev := l.units[l.starts[line-2]:l.starts[line-1]]
+		if len(prev) > 80 {
+			prev = append(append([]uint16(nil), prev[:79]...), '…', '\n')
+		}
+		out = append(append([]uint16(nil), prev...), out...)
+	}
+	text := decode16(out)
+	if strings.ContainsFunc(text, func(r rune) bool { return r != ' ' }) {
+		count := 1
+		if endLine == line && endCol > col {
+			count = max(1, min(endCol-col, 80-ci))
+		}
+		msg += ":\n\n" + text + "\n" + strings.Repeat(" ", ci) + strings.Repeat("^", count) + "\n"
+	}
+	return &YAMLParseError{Diagnostic: diagnostic, Line: line, Col: col, Text: msg}
+}
+
+func allSpaces(u []uint16) bool {
+	for _, c := range u {
+		if c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// yamlV3Line is the line yaml/v3 names in an error, 0 when it names none
+// (an error on its first line).
+var yamlV3Line = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// locateYAMLError returns the library's error for a document yaml/v3
+// refused with msg, where ParseYAML knows how the library words and
+// locates it, and nil elsewhere.
+func locateYAMLError(data []byte, msg string) *YAMLParseError {
+	line := 1
+	if m := yamlV3Line.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = msg[len(m[0]):]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	lines := splitLines(data)
+	if line < 1 || line > len(lines) {
+		if strings.Contains(msg, "found unexpected end of stream") {
+			line = len(lines)
+		} else {
+			return nil
+		}
+	}
+	// A tab in the indentation of a line, from the line named on: the
+	// library refuses it where it stands.
+	if strings.Contains(msg, "tab character") || strings.Contains(msg, "cannot start any token") || strings.Contains(msg, "did not find expected key") {
+		for i := max(line-1, 0); i < len(lines); i++ {
+			ln := lines[i]
+			indent := ln.text[:len(ln.text)-len(bytes.TrimLeft(ln.text, " \t"))]
+			if t := bytes.IndexByte(indent, '\t'); t >= 0 && len(bytes.TrimSpace(ln.text)) > 0 {
+				at := ln.start + t
+				return newYAMLParseError(data, "Tabs are not allowed as indentation", at, at+1)
+			}
+			if i > line {
+				break
+			}
+		}
+	}
+	switch {
+	case strings.Contains(msg, "mapping values are not allowed in this context"):
+		return locateNestedMapping(data, lines, line)
+	case strings.Contains(msg, "found unexpected end of stream"):
+		return locateOpenQuote(data)
+	case strings.Contains(msg, "did not find expected ',' or ']'"), strings.Contains(msg, "did not find expected ',' or '}'"):
+		kind, closer := "Flow sequence", "]"
+		if strings.HasSuffix(msg, "'}'") {
+			kind, closer = "Flow map", "}"
+		}
+		// The library stops at the first token of the next line that has
+		// one: the collection is not indented past its parent.
+		at := len(data)
+		for i := line; i < len(lines); i++ {
+			if t := bytes.TrimLeft(lines[i].text, " "); len(bytes.TrimSpace(t)) > 0 {
+				at = lines[i].start + len(lines[i].text) - len(t)
+				break
+			}
+		}
+		return newYAMLParseError(data, kind+" in block collection must be sufficiently indented and end with a "+closer, at, at+1)
+	case strings.Contains(msg, "did not find expected key"):
+		// A key less indented than the keys before it, at the start of
+		// its line.
+		for i := line; i < len(lines); i++ {
+			if t := bytes.TrimSpace(lines[i].text); len(t) > 0 && t[0] != '#' {
+				return newYAMLParseError(data, "All mapping items must start at the same column", lines[i].start, lines[i].start+1)
+			}
+		}
+	}
+	return nil
+}
+
+// yamlLine is a line of the text without its line break.
+type yamlLine struct {
+	start int
+	text  []byte
+}
+
+func splitLines(data []byte) []yamlLine {
+	var out []yamlLine
+	for start := 0; start < len(data); {
+		end := bytes.IndexByte(data[start:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += start
+		}
+		out = append(out, yamlLine{start, bytes.TrimRight(data[start:end], "\r")})
+		start = end + 1
+	}
+	return out
+}
+
+// valueStart returns the offset in ln of the value of the first mapping
+// pair on the line (after any "- " indicators, the key and ": "), or -1.
+func valueStart(ln []byte) int {
+	i := 0
+	for {
+		for i < len(ln) && ln[i] == ' ' {
+			i++
+		}
+		if i+1 < len(ln) && ln[i] == '-' && ln[i+1] == ' ' {
+			i += 2
+			continue
+		}
+		break
+	}
+	if i < len(ln) && (ln[i] == '"' || ln[i] == '\'') {
+		q := ln[i]
+		j := i + 1
+		for j < len(ln) && ln[j] != q {
+			if q == '"' && ln[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		i = j + 1
+	}
+	k := bytes.Index(ln[i:], []byte(": "))
+	if k < 0 {
+		return -1
+	}
+	i += k + 2
+	for i < len(ln) && ln[i] == ' ' {
+		i++
+	}
+	if i >= len(ln) {
+		return -1
+	}
+	return i
+}
+
+// locateNestedMapping locates "key: value: more", which the library
+// refuses at the value that would be an implicit key: on the line named,
+// when it holds a second ": ", else on the line above that the named
+// line continues.
+func locateNestedMapping(data []byte, lines []yamlLine, line int) *YAMLParseError {
+	ln := lines[line-1]
+	if v := valueStart(ln.text); v >= 0 && bytes.Contains(ln.text[v:], []byte(": ")) {
+		return newYAMLParseError(data, "Nested mappings are not allowed in compact mappings", ln.start+v, ln.start+v+1)
+	}
+	for i := line - 2; i >= 0; i-- {
+		t := bytes.TrimSpace(lines[i].text)
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		if v := valueStart(lines[i].text); v >= 0 {
+			return newYAMLParseError(data, "Nested mappings are not allowed in compact mappings", lines[i].start+v, lines[i].start+v+1)
+		}
+		break
+	}
+	return nil
+}
+
+// locateOpenQuote locates a quoted scalar that never closes: the library
+// reads to the end of the text and refuses it there, naming the quote.
+func locateOpenQuote(data []byte) *YAMLParseError {
+	for _, ln := range splitLines(data) {
+		v := valueStart(ln.text)
+		if v < 0 {
+			continue
+		}
+		q := ln.text[v]
+		if q != '"' && q != '\'' {
+			continue
+		}
+		// Does it close, on this line or a later one?
+		rest := data[ln.start+v+1:]
+		closed := false
+		for j := 0; j < len(rest); j++ {
+			if q == '"' && rest[j] == '\\' {
+				j++
+				continue
+			}
+			if rest[j] == q {
+				if q == '\'' && j+1 < len(rest) && rest[j+1] == '\'' {
+					j++
+					continue
+				}
+				closed = true
+				break
+			}
+		}
+		if !closed {
+			return newYAMLParseError(data, "Missing closing "+string(q)+"quote", len(data), len(data)+1)
+		}
+	}
+	return nil
+}
+
+// locateSecondDocument locates the start of a second document: the first
+// "---" line after content or after another such line. The library's
+// error covers the document: its carets run to the end of the marker's
+// line when nothing follows it.
+func locateSecondDocument(data []byte) *YAMLParseError {
+	lines := splitLines(data)
+	seen := false
+	for i, ln := range lines {
+		t := ln.text
+		marker := bytes.HasPrefix(t, []byte("---")) && (len(t) == 3 || t[3] == ' ' || t[3] == '\t')
+		if marker && seen {
+			end := ln.start + 1
+			rest := bytes.TrimSpace(t[3:])
+			empty := len(rest) == 0
+			for _, later := range lines[i+1:] {
+				if s := bytes.TrimSpace(later.text); len(s) > 0 && s[0] != '#' {
+					empty = false
+				}
+			}
+			if empty {
+				end = ln.start + len(t)
+			}
+			return newYAMLParseError(data, "Source contains multiple documents; please use YAML.parseAllDocuments()", ln.start, end)
+		}
+		s := bytes.TrimSpace(t)
+		if marker || len(s) > 0 && s[0] != '#' && s[0] != '%' && !bytes.Equal(s, []byte("...")) {
+			seen = true
+		}
+	}
+	return nil
+}
