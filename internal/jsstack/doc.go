@@ -8,7 +8,7 @@
 // Each twin names the version it reproduces, taken from upstream's
 // lockfile (package-lock.json at upstream's commit e5fffdf): Node
 // ">=22.19.0" (the engines field; the tables were produced by Node
-// 22.23.5, the oracle's).
+// 22.23.5, the oracle's) and the yaml library 2.9.0.
 //
 //   - [Object]: the key order of a JavaScript object (V8: array indexes
 //     first, ascending, then insertion order).
@@ -21,6 +21,10 @@
 //     sort order.
 //   - [FSError]: String() of the errors Node's fs throws, with libuv's
 //     errno texts.
+//   - [ParseYAML], [YAMLParseError]: the yaml library's parse(text) with
+//     upstream's options (all defaults: YAML 1.2, the core schema, no
+//     merge keys, unique keys, upstream's alias budget), over
+//     go.yaml.in/yaml/v3 and a pre-pass (see yaml_prepass.go).
 //
 // # Tables
 //
@@ -30,7 +34,13 @@
 //
 //	cd internal/jsstack/testdata && $OUTFITTER_NODE node-tables.mjs
 //
-// or go generate ./internal/jsstack with OUTFITTER_NODE set.
+// testdata/yaml-tables.mjs writes the yaml library's table with the
+// library of upstream's build (its node_modules):
+//
+//	cd internal/jsstack/testdata && $OUTFITTER_NODE yaml-tables.mjs $OUTFITTER_UPSTREAM_CLI
+//
+// go generate ./internal/jsstack runs both, with OUTFITTER_NODE and
+// OUTFITTER_UPSTREAM_CLI set.
 package jsstack
 
-//go:generate sh -c "cd testdata && \"$OUTFITTER_NODE\" node-tables.mjs"
+//go:generate sh -c "cd testdata && \"$OUTFITTER_NODE\" node-tables.mjs && \"$OUTFITTER_NODE\" --no-warnings yaml-tables.mjs \"$OUTFITTER_UPSTREAM_CLI\""
