@@ -98,6 +98,14 @@ var templates = weighted([]string{
 	"Team [[= outfitter.custom_settings.team ]]",
 	"Default [[= outfitter.settings.default_profile ]]",
 	"Missing [[= outfitter.nothing.here ]]",
+	"Upper [[= outfitter.agent | upcase ]]",
+	"Joined [[= outfitter.profile.id | append: '-x' ]]",
+	"[[% for k in outfitter.custom_settings %]][[= k ]],[[% endfor %]]",
+	"Literal [[ not a tag ]] here",
+	"Broken [[= outfitter.agent",
+	"[[% if outfitter.agent == 'pi' %]]never closed",
+	"Filter [[= outfitter.agent | nosuchfilter ]]",
+	"[[%- if true -%]] trimmed [[%- endif -%]]",
 }, 4)
 
 // skillDoc returns a SKILL.md for a catalog skill: valid (most often), a
@@ -163,13 +171,15 @@ var promptFiles = []File{
 	{Path: "project/docs/guide.md", Data: "Repository guide.\n"},
 	{Path: "project/docs/ref.md", Data: "Reference document.\n"},
 	{Path: "home/docs/ref.md", Data: "Home reference document.\n"},
+	{Path: "home/.outfitter/prompts/my notes.md", Data: "Notes with a space in the name.\n"},
+	{Path: "project/docs/team guide.md", Data: "Guide with a space in the name.\n"},
 }
 
 // appendPrompts are append_system_prompt entries (YAML flow values).
 var appendPrompts = []string{
 	`"Be concise."`, `{file: prompts/base.md}`, `{file: .outfitter/prompts/team.md}`, `{repo_file: docs/guide.md}`,
 	`{repo_file: docs/missing.md}`, `{file: prompts/missing.md}`, `./prompts/raw.md`, `docs/guide.md`,
-	`"Agent [[= outfitter.agent ]]"`,
+	`"Agent [[= outfitter.agent ]]"`, `{file: "prompts/my notes.md"}`, `{repo_file: "docs/team guide.md"}`,
 }
 
 // skillEntries are skills entries (YAML flow values): catalog ids,
@@ -188,8 +198,13 @@ var skillEntries = weighted([]string{
 // control keys and unknown keys in drawn orders) and runs with
 // pass-through arguments and scripted prompt answers. Its runs use only
 // the ops the oracle's driver plays (no refresh, edit_source, signal or
-// in-run checks). The classic properties keep [WorldGen], whose models
-// do not know these features.
+// in-run checks). It also draws what users who make mistakes and spell
+// things unusually write (see widen): YAML spellings and values, unusual
+// ids and file names, deep (5-12 levels) and wide (20-40 profiles)
+// inheritance, malformed templates, and in about one world in seven one
+// mistake (a broken file, a schema violation, a refused id, a cycle). The
+// classic properties keep [WorldGen], whose models do not know these
+// features.
 func UpstreamWorldGen() *rapid.Generator[World] {
 	return rapid.Custom(func(t *rapid.T) World {
 		w := World{Name: "world"}
@@ -225,6 +240,7 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 				p.Inherits = slices.DeleteFunc(slices.Clone(p.Inherits), func(id string) bool { return !defined[id] || id == p.ID })
 			}
 		}
+		widen(t, &w)
 		if !oneIn(t, "sources_miss_profiles", 10) {
 			coverProfiles(&w)
 		}

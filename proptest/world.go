@@ -97,6 +97,8 @@ type Settings struct {
 	// Extra are further top-level entries (custom_settings,
 	// profile_export, unknown keys), written last, in order.
 	Extra []Entry
+	// Text is how the file is spelled or broken.
+	Text Text
 }
 
 // Entry is one YAML mapping entry written as "key: value", where Value is
@@ -152,6 +154,8 @@ type Profile struct {
 	// Files are files below the profile folder (directory layout only),
 	// such as cli_specific/pi/auth.json, relative to the folder.
 	Files []File
+	// Text is how the file is spelled or broken.
+	Text Text
 }
 
 // File is one entry of the fixture, relative to its root (or to a profile
@@ -300,7 +304,7 @@ func (p Profile) YAML() string {
 			fmt.Fprintf(&b, "  %q: %s\n", r.Key, r.Strategy)
 		}
 	}
-	return b.String()
+	return p.Text.apply(b.String())
 }
 
 // Dir returns the fixture-relative directory holding the layer's file.
@@ -344,9 +348,9 @@ func (s *Settings) YAML(l Layer) string {
 	}
 	writeEntries(&b, "", s.Extra)
 	if b.Len() == 0 {
-		return "{}\n"
+		return s.Text.apply("{}\n")
 	}
-	return b.String()
+	return s.Text.apply(b.String())
 }
 
 // writeEntries writes mapping entries, one line each.
