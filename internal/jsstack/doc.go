@@ -8,7 +8,7 @@
 // Each twin names the version it reproduces, taken from upstream's
 // lockfile (package-lock.json at upstream's commit e5fffdf): Node
 // ">=22.19.0" (the engines field; the tables were produced by Node
-// 22.23.5, the oracle's) and the yaml library 2.9.0.
+// 22.23.5, the oracle's), the yaml library 2.9.0 and LiquidJS 10.27.1.
 //
 //   - [Object]: the key order of a JavaScript object (V8: array indexes
 //     first, ascending, then insertion order).
@@ -25,6 +25,10 @@
 //     upstream's options (all defaults: YAML 1.2, the core schema, no
 //     merge keys, unique keys, upstream's alias budget), over
 //     go.yaml.in/yaml/v3 and a pre-pass (see yaml_prepass.go).
+//   - [LiquidError] and the Liquid engine of liquid*.go: LiquidJS's
+//     renders and errors with upstream's options and delimiters
+//     ([LiquidVersion]; its table is testdata/liquid_table.json, written
+//     by testdata/liquid_table.js).
 //
 // # Tables
 //
