@@ -2,6 +2,7 @@ package faultfs_test
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"testing"
 
@@ -165,5 +166,32 @@ func TestPowerCutErrors(t *testing.T) {
 	}
 	if _, ok := disk["d/x"]; ok {
 		t.Error("a failed SyncDir committed the directory")
+	}
+}
+
+// TestSyncErrorShape: a rule fails a file's Sync and SyncDir as fsync
+// fails, an *fs.PathError with Op "sync" naming the file, and logs them.
+func TestSyncErrorShape(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []faultfs.Kind{faultfs.KindSync, faultfs.KindSyncDir} {
+		f := faultfs.New(vfstest.MemWith(t, "/", vfstest.Tree{"d/f": vfstest.File("F")}), faultfs.OnNthOf(kind, 1, vfs.ErrIO))
+		var err error
+		if kind == faultfs.KindSync {
+			fl, oerr := f.OpenFile("/d/f", os.O_WRONLY, 0)
+			if oerr != nil {
+				t.Fatal(oerr)
+			}
+			err = vfs.Sync(fl)
+			_ = fl.Close()
+		} else {
+			err = f.SyncDir("/d")
+		}
+		var pe *fs.PathError
+		if !errors.Is(err, vfs.ErrIO) || !errors.As(err, &pe) || pe.Op != "sync" {
+			t.Errorf("%s: %v, want a sync *fs.PathError wrapping EIO", kind, err)
+		}
+		if inj := f.Injected(); len(inj) != 1 || inj[0].Kind != kind || inj[0].Mutates {
+			t.Errorf("%s: Injected() = %+v, want the one non-mutating %s", kind, inj, kind)
+		}
 	}
 }

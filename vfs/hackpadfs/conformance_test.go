@@ -153,5 +153,10 @@ func (b *back) SyncDir(name string) error {
 		return fixErr(err, name)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return fixErr(err, name)
+	} else if !fi.IsDir() {
+		return &fs.PathError{Op: "sync", Path: name, Err: vfs.ErrNotDir}
+	}
 	return fixErr(vfs.Sync(f), name)
 }

@@ -14,7 +14,9 @@
 // the length of names and link targets, errors that wrap
 // the vfs sentinels inside *fs.PathError or *os.LinkError, what
 // vfs.CreateTemp and vfs.ReplaceFile need (O_CREATE|O_EXCL never follows a
-// final link, Rename replaces a link rather than writing through it), io/fs
+// final link, Rename replaces a link rather than writing through it, the
+// temporary files of a killed ReplaceFile are removed, directories and
+// files sync), io/fs
 // views that pass testing/fstest, and concurrent use. [Names] lists the
 // checks; [RunSkipping] skips some of them, each with a reason, for a file
 // system that cannot express what they need.
@@ -51,6 +53,17 @@
 // classes and the same trees, stored spellings included. [MountExFAT]
 // makes the real one: an exFAT image on a loop device mounted with
 // exfat-fuse, or a loud skip saying what is missing.
+//
+// # Power cuts
+//
+// [PowerSweep] runs an operation once per point of the run, stopping it
+// there ([faultfs.CrashAfter]) with the power-cut model of package
+// faultfs on ([faultfs.FS.TrackDurability]), and checks every disk state
+// the model allows: each entry outside the temporary trees is its old
+// self or its new self, whole, nothing outside what the run may change
+// changed, and once the run returned all of it is on the disk. Its
+// [PowerReport] says how many points and disks were checked and what the
+// run changed, for the preconditions of the tests that use it.
 //
 // # Benchmarks
 //

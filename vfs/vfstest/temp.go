@@ -93,6 +93,33 @@ func tempChecks() []check {
 			wantMissing(t, fsys, "/outside/victim")
 			wantEntries(t, fsys, "/d", "dang ldir lf")
 		}},
+		{name: "temp.replace_strays", why: "ReplaceFile removes the temporary files a killed ReplaceFile of the same name left (.NAME.digits.tmp, files and links), and nothing else", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			build(t, fsys, Tree{
+				"d/f": File("old"), "d/.f.123.tmp": File("half"), "d/.f.9.tmp": Link("f"),
+				"d/.g.1.tmp": File("G"), "d/.f.tmp": File("1"), "d/.f.x1.tmp": File("2"), "d/f.1.tmp": File("3"), "d/.f.7.tmp.d": Dir(),
+			})
+			Must(t, "ReplaceFile", vfs.ReplaceFile(fsys, "/d/f", []byte("new"), 0o644))
+			WantText(t, fsys, "/d/f", "new")
+			wantEntries(t, fsys, "/d", ".f.7.tmp.d .f.tmp .f.x1.tmp .g.1.tmp f f.1.tmp")
+		}},
+		{name: "sync.dir", why: "a directory syncs, through a link too; a file fails with ENOTDIR, a missing name with ENOENT; an open file syncs", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			build(t, fsys, Tree{"d/f": File("F"), "l": Link("d")})
+			for _, name := range []string{"/d", "/l", "/"} {
+				Must(t, "SyncDir "+name, vfs.SyncDir(fsys, name))
+			}
+			if err := vfs.SyncDir(fsys, "/d/f"); !errors.Is(err, vfs.ErrNotDir) {
+				t.Errorf("SyncDir of a file: %v, want ENOTDIR", err)
+			}
+			if err := vfs.SyncDir(fsys, "/missing"); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("SyncDir of a missing name: %v, want ENOENT", err)
+			}
+			f, err := fsys.OpenFile("/d/f", os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			Must(t, "Sync", vfs.Sync(f))
+			Must(t, "Close", f.Close())
+		}},
 		{name: "temp.replace_dir_errs", why: "a directory at the name is kept, and so is nothing else", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			build(t, fsys, Tree{"d/sub/in": File("I")})
 			err := vfs.ReplaceFile(fsys, "/d/sub", []byte("x"), 0o644)
