@@ -33,7 +33,7 @@ func (i *Issue) Path() string {
 }
 
 // Error returns "<path> <message>".
-func (i *Issue) Error() string { return i.Path() + " " + i.Message }
+func (i *Issue) Error() string { return Quote(i.Path()) + " " + QuoteText(i.Message) }
 
 // Unwrap returns the typed condition, if any.
 func (i *Issue) Unwrap() error { return i.Err }

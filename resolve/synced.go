@@ -229,6 +229,23 @@ func Quote(s string) string {
 	return b.String()
 }
 
+// QuoteText is [Quote] for a message of several lines (a tool's output,
+// say): each line is quoted, the newlines and tabs between them kept.
+func QuoteText(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && r != '\t' && isControl(r) }) {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		parts := strings.Split(l, "\t")
+		for j, p := range parts {
+			parts[j] = Quote(p)
+		}
+		lines[i] = strings.Join(parts, "\t")
+	}
+	return strings.Join(lines, "\n")
+}
+
 // isControl reports whether r is a control character or an invalid byte.
 func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7F || (r >= 0x80 && r < 0xA0) || r == 0xFFFD

@@ -91,4 +91,10 @@ func TestQuote(t *testing.T) {
 			t.Errorf("Quote(%q) = %q, want %q", in, got, want)
 		}
 	}
+	if got, want := resolve.QuoteText("fatal: x\n\ty\x1b[2J\r\nz"), "fatal: x\n\ty\\x1b[2J\\r\nz"; got != want {
+		t.Errorf("QuoteText = %q, want %q", got, want)
+	}
+	if got := resolve.QuoteText("two\nlines\t"); got != "two\nlines\t" {
+		t.Errorf("QuoteText of plain text = %q", got)
+	}
 }

@@ -183,10 +183,39 @@ func Execute(ctx context.Context, fsys FS, spec Spec, agent Agent, opts Options)
 		panic("sim: Execute needs a file system and an agent")
 	}
 	r := &Result{}
-	r.Err = execute(ctx, fsys, spec, agent, opts, r)
+	r.Err = quoteError(execute(ctx, fsys, spec, agent, opts, r))
 	r.ExitCode = writeback.ExitCode(r.Exit, r.Err)
 	return r
 }
+
+// quoteError returns err, or, when its message holds control characters
+// (a name from a synced repository), err with them quoted
+// (resolve.QuoteText); errors.Is and errors.As see err through it.
+func quoteError(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if q := resolve.QuoteText(msg); q != msg {
+		return &QuotedError{Err: err, msg: q}
+	}
+	return err
+}
+
+// QuotedError is a run's error whose message held control characters,
+// which a terminal would act on: Error returns the message with them
+// quoted (resolve.QuoteText), Unwrap the error itself.
+type QuotedError struct {
+	// Err is the run's error.
+	Err error
+	msg string
+}
+
+// Error returns the quoted message.
+func (e *QuotedError) Error() string { return e.msg }
+
+// Unwrap returns the run's error.
+func (e *QuotedError) Unwrap() error { return e.Err }
 
 func resolveOptions(spec Spec, opts Options) resolve.Options {
 	return resolve.Options{
@@ -315,8 +344,11 @@ func cacheDirs(res *resolve.Result) []string {
 	return dirs
 }
 
-// emit records a line of the run in its result and tells the observer.
+// emit records a line of the run in its result and tells the observer,
+// its control characters quoted (names from synced repositories reach
+// the lines).
 func (x *execution) emit(kind EventKind, text string) {
+	text = resolve.QuoteText(text)
 	if kind == EventWarning {
 		x.r.Warnings = append(x.r.Warnings, text)
 	} else {

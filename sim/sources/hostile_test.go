@@ -639,3 +639,40 @@ func TestHostileCheckoutMigrated(t *testing.T) {
 		t.Errorf("the checkout's settings.json is %q after the sync", got)
 	}
 }
+
+// TestHostileControlCharacters is finding 8: file names with ESC, BEL or
+// CR reached the sync lines and the run's error raw, so a repository
+// could clear the terminal, ring its bell or rewrite the line the user
+// reads. They are quoted as Go quotes them (\x1b, \a, \r).
+func TestHostileControlCharacters(t *testing.T) {
+	t.Parallel()
+	m := newHostileMachine(t)
+	const name = "bad\x1b[2J\a\rok"
+	r := newRepo(t, m.env, map[string]string{
+		"eng/profile.yml":     "id: eng\n",
+		name + "/profile.yml": "id: [unclosed\n",
+	})
+	m.settings("default_profile: eng\nprofile_sources:\n  - uri: " + r.URL() + "\n")
+	raw := func(s string) bool { return strings.ContainsAny(s, "\x1b\a\r") }
+	got := m.sync()
+	for _, line := range got.Messages {
+		if raw(line) {
+			t.Errorf("sync line with raw control characters: %q", line)
+		}
+		if !strings.Contains(line, `bad\x1b[2J\a\rok`) {
+			t.Errorf("sync line %q does not name the file, quoted", line)
+		}
+	}
+	res := m.run("eng")
+	if res.Err == nil {
+		t.Fatal("the run launched, want it refused for the invalid profile")
+	}
+	if raw(res.Err.Error()) {
+		t.Errorf("run error with raw control characters: %q", res.Err)
+	}
+	for _, w := range append(res.Warnings, res.Messages...) {
+		if raw(w) {
+			t.Errorf("run line with raw control characters: %q", w)
+		}
+	}
+}

@@ -39,9 +39,11 @@ type SourceResult struct {
 	Message string
 }
 
-// Line returns the line upstream's sync prints for the result.
+// Line returns the line upstream's sync prints for the result, its
+// control characters quoted (resolve.Quote): names from a synced
+// repository reach it.
 func (r SourceResult) Line() string {
-	return fmt.Sprintf("%s: %s -> %s (%s)", r.Status, r.URI, r.CacheDir, r.Message)
+	return fmt.Sprintf("%s: %s -> %s (%s)", r.Status, resolve.Quote(r.URI), resolve.Quote(r.CacheDir), resolve.QuoteText(r.Message))
 }
 
 // Options configures [Sync] and [SyncSource].
@@ -163,7 +165,7 @@ func Sync(ctx context.Context, fsys FS, opts Options) (*SyncResult, error) {
 		out.Messages = append(out.Messages, r.Line())
 	}
 	for _, e := range out.Extensions {
-		out.Messages = append(out.Messages, fmt.Sprintf("%s: pi extension %s (%s)", e.Status, e.Source, e.Message))
+		out.Messages = append(out.Messages, fmt.Sprintf("%s: pi extension %s (%s)", e.Status, resolve.Quote(e.Source), resolve.QuoteText(e.Message)))
 	}
 	return out, nil
 }
