@@ -310,7 +310,7 @@ func (m *caseMachine) query(t *rapid.T) {
 		Dir  bool
 		Size int64
 	}
-	statOf := func(f vfs.ReadWriteFS) (stat, error) {
+	sameAnswer(t, m, "Stat "+name, func(f vfs.ReadWriteFS) (stat, error) {
 		fi, err := f.Stat(name)
 		if err != nil {
 			return stat{}, err
@@ -320,31 +320,29 @@ func (m *caseMachine) query(t *rapid.T) {
 			s.Size = fi.Size()
 		}
 		return s, nil
-	}
-	ss, serr := statOf(m.sut)
-	ostat, oerr := statOf(m.oracle)
-	m.same(t, "Stat "+name, serr, oerr)
-	if d := cmp.Diff(ostat, ss); d != "" {
-		t.Fatalf("Stat %s (-oracle +%s):\n%s", name, m.name, d)
-	}
-	sdata, serr := m.sut.ReadFile(name)
-	odata, oerr := m.oracle.ReadFile(name)
-	m.same(t, "ReadFile "+name, serr, oerr)
-	if string(sdata) != string(odata) {
-		t.Fatalf("ReadFile %s = %q, oracle %q", name, sdata, odata)
-	}
-	list := func(f vfs.ReadWriteFS) ([]string, error) {
-		l, err := f.ReadDir(name)
+	})
+	sameAnswer(t, m, "ReadFile "+name, func(f vfs.ReadWriteFS) (string, error) {
+		data, err := f.ReadFile(name)
+		return string(data), err
+	})
+	sameAnswer(t, m, "ReadDir "+name, func(f vfs.ReadWriteFS) ([]string, error) {
+		list, err := f.ReadDir(name)
 		var out []string
-		for _, e := range l {
+		for _, e := range list {
 			out = append(out, fmt.Sprintf("%s %v", e.Name(), e.IsDir()))
 		}
 		return out, err
-	}
-	sl, serr := list(m.sut)
-	ol, oerr := list(m.oracle)
-	m.same(t, "ReadDir "+name, serr, oerr)
-	if d := cmp.Diff(ol, sl); d != "" {
-		t.Fatalf("ReadDir %s (-oracle +%s):\n%s", name, m.name, d)
+	})
+}
+
+// sameAnswer asks both sides, and requires the same error class and the
+// same answer.
+func sameAnswer[T any](t *rapid.T, m *caseMachine, what string, ask func(vfs.ReadWriteFS) (T, error)) {
+	t.Helper()
+	got, serr := ask(m.sut)
+	want, oerr := ask(m.oracle)
+	m.same(t, what, serr, oerr)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("%s (-oracle +%s):\n%s", what, m.name, d)
 	}
 }
