@@ -189,3 +189,42 @@ func (n noSyncFiles) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File
 	}
 	return struct{ vfs.File }{f}, nil
 }
+
+// TestDurableWriteFailures: each failure on the way of a durable write is
+// returned and leaves the durable file as it was.
+func TestDurableWriteFailures(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		rule faultfs.Rule
+		run  func(vfs.FS) error
+		want string // the file after, "" for absent
+	}{
+		{name: "listing the strays fails", rule: faultfs.OnNthOf(faultfs.KindReadDir, 1, vfs.ErrIO),
+			run: func(f vfs.FS) error { return vfs.ReplaceFile(f, "/d/f", []byte("new"), 0o644) }, want: "old"},
+		{name: "removing a stray fails", rule: faultfs.OnNthOf(faultfs.KindRemove, 1, vfs.ErrIO),
+			run: func(f vfs.FS) error { return vfs.ReplaceFile(f, "/d/f", []byte("new"), 0o644) }, want: "old"},
+		{name: "MkdirAllSynced: the stat fails", rule: faultfs.OnNthOf(faultfs.KindStat, 1, vfs.ErrIO),
+			run: func(f vfs.FS) error { return vfs.MkdirAllSynced(f, "/d/n/m", 0o755) }, want: "old"},
+		{name: "MkdirAllSynced: an ancestor's stat fails", rule: faultfs.OnNthOf(faultfs.KindStat, 2, vfs.ErrIO),
+			run: func(f vfs.FS) error { return vfs.MkdirAllSynced(f, "/d/n/m", 0o755) }, want: "old"},
+		{name: "MkdirAllSynced: the sync fails", rule: faultfs.OnNthOf(faultfs.KindSyncDir, 1, vfs.ErrIO),
+			run: func(f vfs.FS) error { return vfs.MkdirAllSynced(f, "/d/n/m", 0o755) }, want: "old"},
+	} {
+		m := vfstest.MemWith(t, "/", vfstest.Tree{"d/f": vfstest.File("old"), "d/.f.1.tmp": vfstest.File("stray")})
+		f := faultfs.New(m, c.rule)
+		if err := c.run(f); !errors.Is(err, vfs.ErrIO) {
+			t.Errorf("%s: %v, want the injected EIO", c.name, err)
+		}
+		if len(f.Injected()) != 1 {
+			t.Errorf("%s: precondition: %d faults injected, want 1", c.name, len(f.Injected()))
+		}
+		data, _ := m.ReadFile("/d/f")
+		if string(data) != c.want {
+			t.Errorf("%s: /d/f = %q, want %q", c.name, data, c.want)
+		}
+	}
+	if err := vfs.MkdirAllSynced(openFileOnly{openOnly{vfstest.NewMem(t)}}, "/x", 0o755); !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("MkdirAllSynced without SyncDirFS = %v, want ErrUnsupported", err)
+	}
+}

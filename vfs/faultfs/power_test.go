@@ -195,3 +195,42 @@ func TestSyncErrorShape(t *testing.T) {
 		}
 	}
 }
+
+// TestPowerCutFollowsHandles: a file synced after a rename is found
+// through its handle when the handle can be read, and the model refuses
+// to guess (PowerCut fails) when it cannot.
+func TestPowerCutFollowsHandles(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		flag int
+		lost bool
+	}{{flag: os.O_RDWR}, {flag: os.O_WRONLY, lost: true}} {
+		f := powerFS(t, faultfs.OrderSynced)
+		fl, err := f.OpenFile("/d/tmp", c.flag|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fl.Write([]byte("N")); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Rename("/d/tmp", "/d/old"); err != nil {
+			t.Fatal(err)
+		}
+		if err := vfs.Sync(fl); err != nil {
+			t.Fatal(err)
+		}
+		_ = fl.Close()
+		if err := f.SyncDir("/d"); err != nil {
+			t.Fatal(err)
+		}
+		disk, err := f.PowerCut()
+		switch {
+		case c.lost && err == nil:
+			t.Errorf("flag %#x: PowerCut = %q, want an error: the synced data could not be read", c.flag, disk["d/old"].Data)
+		case !c.lost && err != nil:
+			t.Errorf("flag %#x: PowerCut: %v", c.flag, err)
+		case !c.lost && string(disk["d/old"].Data) != "N":
+			t.Errorf("flag %#x: d/old = %q on the disk, want the synced N", c.flag, disk["d/old"].Data)
+		}
+	}
+}
