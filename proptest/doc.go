@@ -39,6 +39,21 @@
 // corpus that sim's TestOracleCorpus replays against its ledger
 // ([ReadLedger]).
 //
+// # Concurrent sessions
+//
+// [RunSessions] runs several sessions (sim.Execute calls, say) on one
+// file system with a deterministic scheduler: every call of a session's
+// [SchedFS] is a step, one session moves at a time, and a [Strategy]
+// chooses which: [Switch] enumerates the schedules with at most one
+// preemption (bounded exhaustive search), [NewRandom] draws uniformly,
+// [NewPCT] draws priority schedules of a given depth, and [NewReplay]
+// follows a printed [Schedule] ("0*12 1*40 0*7", [ParseSchedule]). A
+// session that waits for a lock another holds does not move until the
+// lock is released, and a run where every live session waits is
+// reported as a deadlock. TestPropConcurrentSessions checks 10,000
+// schedules of two or three sessions on one home (1,000 under -race;
+// -sched.n sets the count, -sched.replay replays a failure).
+//
 // # Properties
 //
 // The TestProp… functions of the package's tests (go test -run Prop) check
