@@ -3,6 +3,7 @@ package composite_test
 import (
 	"errors"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -90,6 +91,12 @@ func TestMaterializeFaults(t *testing.T) {
 		for p, e := range d.Added {
 			abs := "/" + p
 			ok := isSourceOrParent(abs) && (e.Type == vfs.TypeDir || e.Type == vfs.TypeFile && slices.Contains(jsonDefaults, string(e.Data)))
+			// The lock of a source's replacement that the crash kept its
+			// writer from removing: empty and unlocked, the next write
+			// takes it and removes it.
+			if base := path.Base(abs); strings.HasPrefix(base, ".") && strings.HasSuffix(base, ".replace.lock") && isSourceOrParent(path.Dir(abs)+"/"+strings.TrimSuffix(base[1:], ".replace.lock")) && e.Type == vfs.TypeFile && len(e.Data) == 0 {
+				ok = true
+			}
 			if !ok {
 				t.Errorf("op %d (%s %s): unexpected durable entry %s (%s %q)", n, op.Kind, op.Path, abs, e.Type, e.Data)
 			}

@@ -278,7 +278,7 @@ func (c *copier) dir(fi fs.FileInfo, to, from string, top bool) error {
 		for _, de := range list {
 			names[de.Name()] = true
 		}
-		if err := removeStrays(c.dst, to, func(base string) bool { return names[base] }); err != nil {
+		if err := removeStrays(c.dst, to, func(base string) bool { return names[base] }, ""); err != nil {
 			return err
 		}
 		if c.cleaned == nil {

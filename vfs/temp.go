@@ -65,7 +65,13 @@ func CreateTemp(fsys FS, dir, pattern string) (File, string, error) {
 //     kill): readers and the next run see the old file or the new one,
 //     whole, never a part; the temporary file is removed on every failure
 //     that still allows it, and one a kill leaves behind (".NAME.*.tmp")
-//     is removed by the next ReplaceFile of the same name. Tested by
+//     is removed by the next ReplaceFile of the same name. Replacements
+//     of one name are serialized across sessions by a lock
+//     (".NAME.replace.lock" beside it, held from before the stray files
+//     are removed until after the rename, where fsys has [LockFS]), and a
+//     stray is removed only under the lock of its name, so a temporary
+//     file another session is writing is never taken for one a kill
+//     left. Tested by
 //     sweeps that stop a write at each operation (package faultfs's
 //     CrashAfter), and by killing a real process with SIGKILL before each
 //     of the hundreds of operations of a write-back on the OS (sim's
@@ -111,8 +117,13 @@ func replaceFile(fsys FS, name string, data []byte, perm fs.FileMode, clean bool
 		return unsupported("replace", name)
 	}
 	dir, base := path.Dir(name), path.Base(name)
+	unlock, err := lockReplace(fsys, name)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, unlock()) }()
 	if clean {
-		if err := removeStrays(fsys, dir, func(b string) bool { return b == base }); err != nil {
+		if err := removeStrays(fsys, dir, func(b string) bool { return b == base }, base); err != nil {
 			return err
 		}
 	}
@@ -151,13 +162,66 @@ func replaceFile(fsys FS, name string, data []byte, perm fs.FileMode, clean bool
 	return SyncDir(fsys, dir)
 }
 
+// lockReplace takes the lock that serializes the replacements of name
+// ([ReplaceFile], replaceLink) across sessions, and returns its release:
+// the lock of the lock file ".<base>.replace.lock" beside name, which
+// exists only while it is held. Under it, a temporary file of name is
+// either this call's or one a killed writer left (the kernel released
+// that writer's lock), so removeStrays never removes the file another
+// session is writing. It is another lock than [LockFile]'s, which a
+// read-modify-write holds around its ReplaceFile. A file system without
+// [LockFS] is written unlocked: the release does nothing.
+func lockReplace(fsys FS, name string) (func() error, error) {
+	lockName := replaceLockName(name)
+	u, err := Lock(fsys, lockName)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return func() error { return nil }, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return (&fileLock{fsys: fsys, name: lockName, u: u}).Unlock, nil
+}
+
+// replaceLockName is the lock file of the replacements of name.
+func replaceLockName(name string) string {
+	dir, base := path.Split(name)
+	return dir + "." + base + ".replace.lock"
+}
+
+// removeStray removes the stray temporary file name of the file called
+// base in dir, unless another session holds the replacement lock of base
+// (it is writing that file, and the temporary file is its own).
+func removeStray(fsys FS, dir, base, name string) error {
+	u, err := TryLock(fsys, replaceLockName(path.Join(dir, base)))
+	switch {
+	case errors.Is(err, ErrLocked):
+		return nil
+	case errors.Is(err, errors.ErrUnsupported):
+		u = nil
+	case err != nil:
+		return err
+	}
+	err = Remove(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil
+	}
+	if u != nil {
+		err = errors.Join(err, (&fileLock{fsys: fsys, name: replaceLockName(path.Join(dir, base)), u: u}).Unlock())
+	}
+	return err
+}
+
 // removeStrays removes the temporary files of earlier ReplaceFile calls
 // in dir that a killed process left behind, for the names mine selects:
 // regular files (and the links of replaceLink) named
 // "."+base+"."+digits+".tmp", the names [CreateTemp] draws for the
 // pattern. A directory that does not exist is left for the write to
-// report; any other failure to list or remove is returned.
-func removeStrays(fsys FS, dir string, mine func(base string) bool) error {
+// report; any other failure to list or remove is returned. The caller
+// holds the replacement lock of the file called held (see lockReplace),
+// or held is ""; a stray of any other file is removed only under that
+// file's lock, and left while another session holds it.
+func removeStrays(fsys FS, dir string, mine func(base string) bool, held string) error {
 	list, err := ReadDir(fsys, dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotDir) {
@@ -169,10 +233,18 @@ func removeStrays(fsys FS, dir string, mine func(base string) bool) error {
 		if t := e.Type(); !t.IsRegular() && t != fs.ModeSymlink {
 			continue
 		}
-		if base, ok := strayBase(e.Name()); !ok || !mine(base) {
+		base, ok := strayBase(e.Name())
+		if !ok || !mine(base) {
 			continue
 		}
-		if err := Remove(fsys, path.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		name := path.Join(dir, e.Name())
+		if base != held {
+			if err := removeStray(fsys, dir, base, name); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := Remove(fsys, name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
@@ -215,10 +287,15 @@ func strayBase(name string) (string, bool) {
 // link there: the new link is made at a temporary name beside it (the
 // names of [ReplaceFile]) and renamed over name, and the directory is
 // synced, so a crash or a power cut leaves the old link or the new one.
-func replaceLink(fsys FS, target, name string, clean bool) error {
+func replaceLink(fsys FS, target, name string, clean bool) (err error) {
 	dir, base := path.Dir(name), path.Base(name)
+	unlock, err := lockReplace(fsys, name)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, unlock()) }()
 	if clean {
-		if err := removeStrays(fsys, dir, func(b string) bool { return b == base }); err != nil {
+		if err := removeStrays(fsys, dir, func(b string) bool { return b == base }, base); err != nil {
 			return err
 		}
 	}

@@ -311,6 +311,10 @@ func TestPersistAtEveryCrashPoint(t *testing.T) {
 				if s := string(e.Data); s != "old "+name[:1] && s != "new "+name[:1] {
 					t.Errorf("crash after %d: %s = %q, want the old or the new content whole", n, name, s)
 				}
+			case (name == ".a.json.replace.lock" || name == ".b.json.replace.lock") && len(e.Data) == 0:
+				// The lock of the replacement, which the crash kept its
+				// writer from removing: unlocked, the next write takes
+				// it and removes it.
 			case !(strings.HasPrefix(name, ".a.json.") || strings.HasPrefix(name, ".b.json.")) || !strings.HasSuffix(name, ".tmp"):
 				t.Errorf("crash after %d: unexpected durable entry %s", n, name)
 			}
