@@ -110,6 +110,21 @@
 // profile, the remote settings.yml fallback applies to exactly
 // "settings.yml", and home equal to project loads the settings file twice.
 //
+// # Synced content
+//
+// What arrives by sync is held to one rule, which upstream does not
+// have (a deliberate deviation): a checkout under home/.outfitter/cache
+// ([SyncedCheckout]) and everything lying in it, whoever declared it,
+// reads only inside the checkout, links resolved ([Confine]), and, through
+// repo_file, inside the project; a synced settings file sets no
+// cache_directory and declares no local profile source outside its
+// checkout (issues); a synced profile's include root is found inside its
+// checkout; and the agent's writes to a synced profile's state sources go
+// to their copies under home/.outfitter/state ([SyncedState]). Every
+// document is read through [ReadDocument], never more than
+// [MaxDocumentBytes]+1 bytes of it, and names in messages are quoted
+// ([Quote]).
+//
 // # Concurrency
 //
 // The functions of this package are safe for concurrent use on distinct

@@ -10,25 +10,6 @@ import (
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
-// Synced content is everything that arrives by `outfitter sync`: the
-// checkout of a remote profile source or of a remote settings entry, and
-// every file, profile source, include or skill found in it, whoever
-// declared it (a local profile source that a synced settings file
-// declares lies in a checkout too). A checkout is a directory
-// home/.outfitter/cache/repos/<key> or home/.outfitter/cache/profiles/<key>;
-// [SyncedCheckout] tells, from a path alone, which one holds it, and
-// [Confine] checks that what such content reaches stays in it. The rule,
-// applied wherever content is read or linked:
-//
-//   - synced content reads only inside its own checkout (and, through
-//     repo_file references and includes, inside the project), links
-//     resolved: a link that leads out is never followed;
-//   - synced settings declare no local profile source outside their
-//     checkout and no cache_directory;
-//   - the agent's writes never land in a checkout: a profile-owned state
-//     source found in one is kept at [SyncedState], made from the
-//     checkout's copy the first time.
-
 // SyncedCheckout returns the repository checkout that name lies in when
 // it arrived by sync: home/.outfitter/cache/repos/<key> or
 // home/.outfitter/cache/profiles/<key> when name is that directory or

@@ -25,8 +25,17 @@
 // checkout (and, through repo_file, inside the project), links resolved;
 // a synced settings file sets no cache_directory and declares no local
 // source outside its checkout; and the agent's writes never land in a
-// checkout. A run that would break the rule is refused before anything
-// is written, with an error naming the file, the link and where it leads.
+// checkout: a synced profile's state source is its copy under
+// home/.outfitter/state (resolve.SyncedState), and [Sync] moves what an
+// earlier version let the agent write into a checkout there before it
+// updates. A run that would break the rule is refused before anything is
+// written, with an error naming the file, the link and where it leads.
+// git itself runs hardened: a clone is updated at the depth it was cloned
+// with and never recurses into submodules, the caller's repository
+// variables are dropped ([ScrubGitEnv]), git never runs in a cache
+// directory that is not a clone ([NotRepositoryError]), and a failed
+// clone leaves no directory. docs/security.md lists each part and what a
+// hostile repository can make a sync and a run cost.
 //
 // # Concurrent sessions
 //

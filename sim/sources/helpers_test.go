@@ -16,7 +16,7 @@ import (
 
 // gitEnv is a hermetic environment for git: a home of its own, no system
 // or global configuration, a fixed identity, no prompts.
-func gitEnv(t *testing.T) []string {
+func gitEnv(t testing.TB) []string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -39,7 +39,7 @@ func gitEnv(t *testing.T) []string {
 // repo is a local bare repository reached through a file:// URL, with a
 // work tree to commit to it.
 type repo struct {
-	t    *testing.T
+	t    testing.TB
 	env  []string
 	work string
 	bare string
@@ -49,7 +49,7 @@ type repo struct {
 func (r *repo) URL() string { return "file://" + r.bare }
 
 // newRepo makes a bare repository whose main branch holds files.
-func newRepo(t *testing.T, env []string, files map[string]string) *repo {
+func newRepo(t testing.TB, env []string, files map[string]string) *repo {
 	t.Helper()
 	dir := t.TempDir()
 	r := &repo{t: t, env: env, work: filepath.Join(dir, "work"), bare: filepath.Join(dir, "repo.git")}
@@ -119,7 +119,7 @@ func (r *recorder) commands() []string {
 	return out
 }
 
-func read(t *testing.T, name string) string {
+func read(t testing.TB, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(name)
 	if err != nil {

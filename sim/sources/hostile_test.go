@@ -26,7 +26,7 @@ import (
 // hostileMachine is a home and a project with secrets an attacker wants:
 // ~/.ssh/id_rsa and ~/.ssh/config.
 type hostileMachine struct {
-	t             *testing.T
+	t             testing.TB
 	env           []string
 	home, project string
 }
@@ -36,7 +36,7 @@ const (
 	secretConfig = "Host *\n  IdentityFile ~/.ssh/id_rsa\n"
 )
 
-func newHostileMachine(t *testing.T) *hostileMachine {
+func newHostileMachine(t testing.TB) *hostileMachine {
 	t.Helper()
 	m := &hostileMachine{t: t, env: gitEnv(t), home: t.TempDir(), project: t.TempDir()}
 	writeFile(t, m.home+"/.ssh/id_rsa", secretKey)

@@ -16,7 +16,7 @@ import (
 	"github.com/outfitter-go/vfsim/vfs/osfs"
 )
 
-func writeFile(t *testing.T, name, text string) {
+func writeFile(t testing.TB, name, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		t.Fatal(err)
