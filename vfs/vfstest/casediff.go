@@ -41,9 +41,11 @@ var caseLeaves = []string{"a", "A", "b", "B", "ab", "aB", "Ab", "AB", "\u00e9", 
 // CaseDifferential runs random sequences of operations on names that
 // differ in case on the system under test and on the oracle, a real
 // case-insensitive file system, and requires after every operation the
-// same error class ([ErrClass]) and, after every step, the same tree:
-// every entry's stored spelling, type and content (permission bits are
-// not compared: exFAT has none). Each case runs cfg.Steps operations; it
+// same error class ([ErrClass]) and the same tree: every entry's stored
+// spelling and type, and, after every fourth operation and at the end of
+// a case, every file's content too (reading contents through a FUSE
+// mount costs most; permission bits are not compared: exFAT has none).
+// Each case runs cfg.Steps operations; it
 // returns how many cases ran whole, and their operations, so that a test
 // can require a number.
 //
@@ -89,9 +91,12 @@ func CaseDifferential(t *testing.T, cfg CaseConfig) (cases, ops int) {
 				}
 			}
 		})
-		for range steps {
+		for i := range steps {
 			actions[rapid.SampledFrom(names).Draw(rt, "op")](rt)
-			m.invariant(rt)
+			// Names and types after every operation; contents, whose
+			// reading costs the FUSE mount most, after every fourth and
+			// the last.
+			m.invariant(rt, i%4 == 3 || i == steps-1)
 		}
 		// Counted once the case has run whole: rapid discards cases
 		// that overrun its budget of random data.
@@ -125,7 +130,7 @@ type caseMachine struct {
 func (m *caseMachine) draw(t *rapid.T, label string) string {
 	var dirs, all []string
 	dirs = append(dirs, "/")
-	for _, e := range m.entries(t, m.sut) {
+	for _, e := range m.entries(t, m.sut, false) {
 		all = append(all, e.Path)
 		if e.Kind == "dir" && strings.Count(e.Path, "/") < 3 {
 			dirs = append(dirs, e.Path)
@@ -156,8 +161,9 @@ type caseEntry struct {
 	Path, Kind, Content string
 }
 
-// entries lists the tree of fsys, sorted by path.
-func (m *caseMachine) entries(t *rapid.T, fsys vfs.ReadWriteFS) []caseEntry {
+// entries lists the tree of fsys, sorted by path, with the contents of
+// its files when contents is set.
+func (m *caseMachine) entries(t *rapid.T, fsys vfs.ReadWriteFS, contents bool) []caseEntry {
 	t.Helper()
 	var out []caseEntry
 	var walk func(dir string)
@@ -173,11 +179,15 @@ func (m *caseMachine) entries(t *rapid.T, fsys vfs.ReadWriteFS) []caseEntry {
 				out = append(out, caseEntry{Path: p, Kind: "dir"})
 				walk(p)
 			case e.Type().IsRegular():
-				data, err := fsys.ReadFile(p)
-				if err != nil {
-					t.Fatalf("ReadFile(%s) on %s: %v", p, m.side(fsys), err)
+				entry := caseEntry{Path: p, Kind: "file"}
+				if contents {
+					data, err := fsys.ReadFile(p)
+					if err != nil {
+						t.Fatalf("ReadFile(%s) on %s: %v", p, m.side(fsys), err)
+					}
+					entry.Content = string(data)
 				}
-				out = append(out, caseEntry{Path: p, Kind: "file", Content: string(data)})
+				out = append(out, entry)
 			default:
 				out = append(out, caseEntry{Path: p, Kind: e.Type().String()})
 			}
@@ -194,9 +204,10 @@ func (m *caseMachine) side(fsys vfs.ReadWriteFS) string {
 	return "the oracle"
 }
 
-// invariant requires equal trees, spellings included.
-func (m *caseMachine) invariant(t *rapid.T) {
-	want, got := m.entries(t, m.oracle), m.entries(t, m.sut)
+// invariant requires equal trees, spellings included, and equal file
+// contents when contents is set.
+func (m *caseMachine) invariant(t *rapid.T, contents bool) {
+	want, got := m.entries(t, m.oracle, contents), m.entries(t, m.sut, contents)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("trees diverged (-oracle +%s):\n%s", m.name, d)
 	}
