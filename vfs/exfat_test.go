@@ -20,7 +20,8 @@ import (
 // differ in case, run on a MemFS with PlatformDarwin and, through the
 // rooted OS backend unchanged, on an exFAT volume mounted with exfat-fuse.
 // Both must give the same error classes and the same trees, stored
-// spellings included, after every operation. It skips, saying why, where
+// spellings included, after every operation (file contents after every
+// fourth). It skips, saying why, where
 // the mount cannot be made (see vfstest.MountExFAT).
 func TestPropExFATDifferential(t *testing.T) {
 	mnt := vfstest.MountExFAT(t)
