@@ -217,21 +217,22 @@ var rules = []Divergent{
 			"with a warning, a synced profile's prompt include outside its checkout (a relative file include " +
 			"resolves inside the checkout, where upstream resolves it against home/.outfitter) (a deliberate " +
 			"deviation, resolve's package doc and the README: what arrives by sync stays inside its checkout).",
-		Deviation: true,
+		Deviation:   true,
+		ownsDurable: true,
 		explains: func(x *explainer, d Divergence) bool {
 			if syncedInclude(d) {
+				return true
+			}
+			// A refused run wrote nothing durable: every durable
+			// divergence of its world follows from the refusal.
+			if d.Run < 0 && slices.ContainsFunc(x.divs, syncedRefusal) {
 				return true
 			}
 			// The prompt an include left out of a synced profile gave.
 			return d.Field == "args" && d.Key == "--append-system-prompt" &&
 				slices.ContainsFunc(x.divs, func(o Divergence) bool { return o.Run == d.Run && syncedInclude(o) })
 		},
-		fails: func(x *explainer, d Divergence) bool {
-			ours := unquote(d.Ours)
-			return d.Field == "error" &&
-				(strings.Contains(ours, "synced remote settings file") || strings.Contains(ours, "synced repository") ||
-					strings.Contains(ours, "synced profile repository"))
-		},
+		fails: func(x *explainer, d Divergence) bool { return syncedRefusal(d) },
 	},
 	{
 		Name:  "synced-state",
@@ -372,6 +373,15 @@ var rules = []Divergent{
 				sameYAML(unquote(d.Upstream), unquote(d.Ours))
 		},
 	},
+}
+
+// syncedRefusal reports whether d is a run vfsim refused by the rule of
+// synced content.
+func syncedRefusal(d Divergence) bool {
+	ours := unquote(d.Ours)
+	return d.Field == "error" &&
+		(strings.Contains(ours, "synced remote settings file") || strings.Contains(ours, "synced repository") ||
+			strings.Contains(ours, "synced profile repository"))
 }
 
 // syncedIncludeWarning is the warning of a prompt include of a profile
