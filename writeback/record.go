@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/vfs"
 	"go.yaml.in/yaml/v3"
 )
@@ -67,8 +68,11 @@ func Record(fsys PersistFS, file, key string) (err error) {
 	if rerr != nil {
 		return rerr
 	}
+	// yaml/v3 reads what upstream's yaml library reads (a %YAML 1.2
+	// directive, surrogate-pair escapes) through the twin's rewrite, which
+	// keeps the lines where they are for the edit below.
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yaml.Unmarshal(jsstack.V3Text(data), &doc); err != nil {
 		return fmt.Errorf("parse profile file %s: %w", file, err)
 	}
 	if doc.Kind == 0 {
@@ -164,7 +168,7 @@ func encode(doc *yaml.Node) ([]byte, error) {
 // sameDocument reports whether two YAML texts hold the same data.
 func sameDocument(a, b []byte) bool {
 	var x, y any
-	if yaml.Unmarshal(a, &x) != nil || yaml.Unmarshal(b, &y) != nil {
+	if yaml.Unmarshal(jsstack.V3Text(a), &x) != nil || yaml.Unmarshal(jsstack.V3Text(b), &y) != nil {
 		return false
 	}
 	return reflect.DeepEqual(x, y)

@@ -84,19 +84,11 @@ func ParseYAML(data []byte) (any, error) {
 	if len(data) > MaxYAMLBytes {
 		return nil, &YAMLSizeError{Size: len(data), Limit: MaxYAMLBytes}
 	}
-	directives, escapes := yamlCandidates(data)
-	text := applyYAMLEdits(data, directives, escapes)
-	doc, err := decodeOne(text)
-	if err == nil && doc != nil && len(escapes) > 0 {
-		if kept := escapesInSpans(doc, text, directives, escapes); len(kept) < len(escapes) {
-			escapes = kept
-			text = applyYAMLEdits(data, directives, escapes)
-			doc, err = decodeOne(text)
-		}
+	r := readV3(data)
+	if r.err != nil {
+		return nil, libraryError(data, r.err)
 	}
-	if err != nil {
-		return nil, libraryError(data, err)
-	}
+	doc, text := r.doc, r.text
 	if doc == nil {
 		return nil, nil
 	}
@@ -105,7 +97,7 @@ func ParseYAML(data []byte) (any, error) {
 	if err != nil {
 		var dup *duplicateKey
 		if errors.As(err, &dup) {
-			at := originalOffset(offsetOf(text, dup.node.Line, dup.node.Column), directives, escapes)
+			at := originalOffset(offsetOf(text, dup.node.Line, dup.node.Column), r.edits)
 			return nil, newYAMLParseError(data, "Map keys must be unique", at, at+1)
 		}
 		return nil, err

@@ -196,10 +196,19 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 		if strings.HasSuffix(msg, "'}'") {
 			kind, closer = "Flow map", "}"
 		}
-		// The library stops at the first token of the next line that has
-		// one: the collection is not indented past its parent.
+		// The library stops at the first token of the line after the
+		// collection's start that has one: the collection is not indented
+		// past its parent. yaml/v3 names the start's line or one above.
+		opener := byte('[')
+		if closer == "}" {
+			opener = '{'
+		}
+		from := line - 1
+		for from < len(lines) && bytes.IndexByte(lines[from].text, opener) < 0 {
+			from++
+		}
 		at := len(data)
-		for i := line; i < len(lines); i++ {
+		for i := from + 1; i < len(lines); i++ {
 			if t := bytes.TrimLeft(lines[i].text, " "); len(bytes.TrimSpace(t)) > 0 {
 				at = lines[i].start + len(lines[i].text) - len(t)
 				break
@@ -207,15 +216,62 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 		}
 		return newYAMLParseError(data, kind+" in block collection must be sufficiently indented and end with a "+closer, at, at+1)
 	case strings.Contains(msg, "did not find expected key"):
-		// A key less indented than the keys before it, at the start of
-		// its line.
-		for i := line; i < len(lines); i++ {
-			if t := bytes.TrimSpace(lines[i].text); len(t) > 0 && t[0] != '#' {
-				return newYAMLParseError(data, "All mapping items must start at the same column", lines[i].start, lines[i].start+1)
+		// A key less indented than the keys before it and more than
+		// those of the mapping above, at the start of its line.
+		i := misindented(lines)
+		// Else a key indented under a scalar value: the next line of
+		// content after the line yaml/v3 names.
+		for j := line; i < 0 && j < len(lines); j++ {
+			if t := bytes.TrimSpace(lines[j].text); len(t) > 0 && t[0] != '#' {
+				i = j
 			}
+		}
+		if i >= 0 {
+			return newYAMLParseError(data, "All mapping items must start at the same column", lines[i].start, lines[i].start+1)
 		}
 	}
 	return nil
+}
+
+// misindented returns the index of the first line of block content whose
+// indentation is none of the open levels (less than the line before and
+// more than the next level out), or -1.
+func misindented(lines []yamlLine) int {
+	var levels []int
+	for i, ln := range lines {
+		t := bytes.TrimLeft(ln.text, " ")
+		if s := bytes.TrimSpace(t); len(s) == 0 || s[0] == '#' || i == 0 && bytes.HasPrefix(s, []byte("\ufeff")) && len(bytes.TrimSpace(s[3:])) == 0 {
+			continue
+		}
+		if bytes.HasPrefix(t, []byte("---")) || bytes.HasPrefix(t, []byte("\ufeff")) || t[0] == '%' {
+			continue
+		}
+		n := len(ln.text) - len(t)
+		for len(levels) > 0 && levels[len(levels)-1] > n {
+			levels = levels[:len(levels)-1]
+		}
+		if len(levels) > 0 && levels[len(levels)-1] < n && i > 0 && wasDeeper(lines[:i], n) {
+			return i
+		}
+		if len(levels) == 0 || levels[len(levels)-1] < n {
+			levels = append(levels, n)
+		}
+	}
+	return -1
+}
+
+// wasDeeper reports whether the last content line before holds an
+// indentation above n: the line at n went back out, but not to a level
+// that was open.
+func wasDeeper(before []yamlLine, n int) bool {
+	for i := len(before) - 1; i >= 0; i-- {
+		t := bytes.TrimLeft(before[i].text, " ")
+		if s := bytes.TrimSpace(t); len(s) == 0 || s[0] == '#' {
+			continue
+		}
+		return len(before[i].text)-len(t) > n
+	}
+	return false
 }
 
 // yamlLine is a line of the text without its line break.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -215,4 +216,37 @@ func escapesInSpans(doc *yaml.Node, text []byte, directives, escapes []yamlEdit)
 		shift += len(e.with) - e.old
 	}
 	return kept
+}
+
+// V3Text returns data as go.yaml.in/yaml/v3 should read it to read what
+// the yaml library reads (the rewrites above), for a caller that edits
+// the text by the positions of yaml/v3's nodes: every line keeps its
+// number, and a line keeps its columns unless it holds a rewritten escape.
+func V3Text(data []byte) []byte {
+	return readV3(data).text
+}
+
+// v3Read is what yaml/v3 read for a text: the text with the rewrites
+// made (edits, in order), the document (nil for none) and yaml/v3's
+// error.
+type v3Read struct {
+	text  []byte
+	edits []yamlEdit
+	doc   *yaml.Node
+	err   error
+}
+
+// readV3 reads data with yaml/v3, the rewrites made.
+func readV3(data []byte) v3Read {
+	directives, escapes := yamlCandidates(data)
+	text := applyYAMLEdits(data, directives, escapes)
+	doc, err := decodeOne(text)
+	if err == nil && doc != nil && len(escapes) > 0 {
+		if kept := escapesInSpans(doc, text, directives, escapes); len(kept) < len(escapes) {
+			escapes = kept
+			text = applyYAMLEdits(data, directives, escapes)
+			doc, err = decodeOne(text)
+		}
+	}
+	return v3Read{text: text, edits: append(slices.Clone(directives), escapes...), doc: doc, err: err}
 }

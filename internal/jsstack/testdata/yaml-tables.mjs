@@ -87,7 +87,9 @@ add('a: b: c\n', 'a: [1, 2\n', 'a: "unterminated\n', "a: 'unterminated\n", '- a\
   '---\n- a\n---\n- b\n', 'x: 1\n%YAML 1.2\n', '%YAML 1.2\n%YAML 1.1\n---\na: 1\n', '%YAML\n---\na: 1\n', 'a: 1\n\u0001b: 2\n',
   'a: "\\ud83d\\ude80\n', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: b: c\n',
   'a:\n  b: 1\n  b: 2\n', 'first: 1\nsecond:\n  - x\n  - y: 1\n    y: 2\n', 'a: 1\r\nb: c: d\r\n', '\ufeffa: b: c\n', 'é😀: x: y\n',
-  'a: 😀 b: c\n', 'a: [\n  1,\n  2\n', 'a: "x\n\n', 'description: "Uses "quotes" inside"\n', 'list:\n- a\n - b\n', 'a:\tb: c\n');
+  'a: 😀 b: c\n', 'a: [\n  1,\n  2\n', 'default_agent: x\ntags: [alpha, beta\n', 'profile_sources:\n  - path: ./profiles\ntags: [alpha, beta\n',
+  'id: a\ncontrols:\n  model: "m1"\ntags: [alpha, beta\n', '\ufeff--- # start\ndefault_agent: claude\nextra:\n  one: 1\n two: 2\n',
+  'a: 1\nextra:\n  one: 1\n two: 2\n', 'x:\n  y:\n    one: 1\n   two: 2\n', 'extra:\n  one: 1\n two: 2\n', 'a: {b: 1\nc: 2\n', 'a: "x\n\n', 'description: "Uses "quotes" inside"\n', 'list:\n- a\n - b\n', 'a:\tb: c\n');
 
 const rows = docs.map((d) => {
   try {
