@@ -2,7 +2,6 @@ package jsstack
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,13 +21,13 @@ type lqDate struct {
 }
 
 var (
-	lqISODateRE = regexp.MustCompile(`^([+-]\d{6}|\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$`)
-	lqSlashRE   = regexp.MustCompile(`^(\d{4})/(\d{1,2})/(\d{1,2})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$`)
-	lqMonthRE   = regexp.MustCompile(`^([A-Za-z]{3})[a-z]* (\d{1,2}),? (\d{4})$`)
+	lqISODateRE = lqLazyRE(`^([+-]\d{6}|\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$`)
+	lqSlashRE   = lqLazyRE(`^(\d{4})/(\d{1,2})/(\d{1,2})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$`)
+	lqMonthRE   = lqLazyRE(`^([A-Za-z]{3})[a-z]* (\d{1,2}),? (\d{4})$`)
 
-	lqLegacyNumbersRE = regexp.MustCompile(`^((?:[A-Za-z]+[\s.,/-]*)*)([\s.,/-]*\d+(?:[\s.,/-]+\d+){0,2}[\s.,/-]*)$`)
-	lqWordsRE         = regexp.MustCompile(`[A-Za-z]+`)
-	lqDigitsRE        = regexp.MustCompile(`\d+`)
+	lqLegacyNumbersRE = lqLazyRE(`^((?:[A-Za-z]+[\s.,/-]*)*)([\s.,/-]*\d+(?:[\s.,/-]+\d+){0,2}[\s.,/-]*)$`)
+	lqWordsRE         = lqLazyRE(`[A-Za-z]+`)
+	lqDigitsRE        = lqLazyRE(`\d+`)
 )
 
 // lqLegacyNumbers is V8's legacy date parser on a text of one to three
@@ -66,7 +65,7 @@ func lqLegacyNumbers(nums []string) (time.Time, bool) {
 // which JavaScript may read.
 func lqParseJSDate(s string) (time.Time, bool) {
 	atoi := func(x string) int { n, _ := strconv.Atoi(x); return n }
-	if m := lqISODateRE.FindStringSubmatch(s); m != nil {
+	if m := lqISODateRE().FindStringSubmatch(s); m != nil {
 		y, mo, d := atoi(m[1]), 1, 1
 		if m[2] != "" {
 			mo = atoi(m[2])
@@ -102,7 +101,7 @@ func lqParseJSDate(s string) (time.Time, bool) {
 		}
 		return t, true
 	}
-	if m := lqSlashRE.FindStringSubmatch(s); m != nil {
+	if m := lqSlashRE().FindStringSubmatch(s); m != nil {
 		h, mi, sec := 0, 0, 0
 		if m[4] != "" {
 			h, mi = atoi(m[4]), atoi(m[5])
@@ -112,18 +111,18 @@ func lqParseJSDate(s string) (time.Time, bool) {
 		}
 		return time.Date(atoi(m[1]), time.Month(atoi(m[2])), atoi(m[3]), h, mi, sec, 0, time.UTC), true
 	}
-	if m := lqLegacyNumbersRE.FindStringSubmatch(s); m != nil {
+	if m := lqLegacyNumbersRE().FindStringSubmatch(s); m != nil {
 		// Words before the first number that are no keyword V8 knows
 		// (month names, am, pm, time zones, t) are skipped.
-		for _, w := range lqWordsRE.FindAllString(m[1], -1) {
+		for _, w := range lqWordsRE().FindAllString(m[1], -1) {
 			w = strings.ToLower(w)
 			if len(w) >= 3 && strings.Contains("jan feb mar apr may jun jul aug sep oct nov dec", w[:3]) || slices.Contains([]string{"am", "pm", "ut", "utc", "gmt", "z", "t", "cdt", "cst", "edt", "est", "mdt", "mst", "pdt", "pst"}, w) {
 				return time.Time{}, false
 			}
 		}
-		return lqLegacyNumbers(lqDigitsRE.FindAllString(m[2], -1))
+		return lqLegacyNumbers(lqDigitsRE().FindAllString(m[2], -1))
 	}
-	if m := lqMonthRE.FindStringSubmatch(s); m != nil {
+	if m := lqMonthRE().FindStringSubmatch(s); m != nil {
 		for i, name := range lqMonthNames {
 			if strings.EqualFold(name[:3], m[1]) {
 				return time.Date(atoi(m[3]), time.Month(i+1), atoi(m[2]), 0, 0, 0, 0, time.UTC), true
@@ -207,13 +206,13 @@ func lqStringifyDate(v any, month string, typ, style any) (any, error) {
 	return lqStrftime(d, "%d "+month+" %Y"), nil
 }
 
-var lqFormatRE = regexp.MustCompile(`%([-_0^#:]+)?(\d+)?([EO])?(.)`)
+var lqFormatRE = lqLazyRE(`%([-_0^#:]+)?(\d+)?([EO])?(.)`)
 
 func lqStrftime(d *lqDate, format string) string {
 	var out strings.Builder
 	rest := format
 	for {
-		loc := lqFormatRE.FindStringSubmatchIndex(rest)
+		loc := lqFormatRE().FindStringSubmatchIndex(rest)
 		if loc == nil {
 			break
 		}

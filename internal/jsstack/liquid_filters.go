@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -55,7 +56,7 @@ func init() {
 		"escape":        str(lqEscape),
 		"xml_escape":    str(lqEscape),
 		"escape_once":   str(func(s string) string { return lqEscape(lqUnescape(s)) }),
-		"newline_to_br": str(func(s string) string { return lqNewlineRE.ReplaceAllString(s, "<br />\n") }),
+		"newline_to_br": str(func(s string) string { return lqNewlineRE().ReplaceAllString(s, "<br />\n") }),
 		"strip_html":    str(lqStripHTML),
 		// math
 		"abs": num(func(xs []float64) float64 { return math.Abs(xs[0]) }),
@@ -334,7 +335,7 @@ func init() {
 			}
 			return out, nil
 		},
-		"strip_newlines": str(func(s string) string { return lqNewlineRE.ReplaceAllString(s, "") }),
+		"strip_newlines": str(func(s string) string { return lqNewlineRE().ReplaceAllString(s, "") }),
 		"capitalize": str(func(s string) string {
 			u := lqU16(s)
 			if len(u) == 0 {
@@ -353,7 +354,7 @@ func init() {
 		},
 		"truncate":                 lqTruncate,
 		"truncatewords":            lqTruncateWords,
-		"normalize_whitespace":     str(func(s string) string { return lqSpacesRE.ReplaceAllString(s, " ") }),
+		"normalize_whitespace":     str(func(s string) string { return lqSpacesRE().ReplaceAllString(s, " ") }),
 		"number_of_words":          lqNumberOfWords,
 		"array_to_sentence_string": lqArrayToSentence,
 		// base64 and crypto
@@ -521,17 +522,17 @@ var lqEscapeReplacer = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;
 
 func lqEscape(s string) string { return lqEscapeReplacer.Replace(s) }
 
-var lqUnescapeRE = regexp.MustCompile(`&(amp|lt|gt|#34|#39);`)
+var lqUnescapeRE = lqLazyRE(`&(amp|lt|gt|#34|#39);`)
 
 func lqUnescape(s string) string {
-	return lqUnescapeRE.ReplaceAllStringFunc(s, func(m string) string {
+	return lqUnescapeRE().ReplaceAllStringFunc(s, func(m string) string {
 		return map[string]string{"&amp;": "&", "&lt;": "<", "&gt;": ">", "&#34;": `"`, "&#39;": "'"}[m]
 	})
 }
 
 var (
-	lqNewlineRE = regexp.MustCompile(`\r?\n`)
-	lqSpacesRE  = regexp.MustCompile(`[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]+`)
+	lqNewlineRE = lqLazyRE(`\r?\n`)
+	lqSpacesRE  = lqLazyRE(`[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]+`)
 )
 
 func lqStripHTML(s string) string {
@@ -610,12 +611,12 @@ func lqDecodeURIComponent(s string) (string, error) {
 	return string(b), nil
 }
 
-var lqSlugifyRE = map[string]*regexp.Regexp{
-	"raw":     regexp.MustCompile(`[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]+`),
-	"default": regexp.MustCompile(`[^\p{M}\p{L}\p{Nd}]+`),
-	"pretty":  regexp.MustCompile(`[^\p{M}\p{L}\p{Nd}._~!$&'()+,;=@]+`),
-	"ascii":   regexp.MustCompile(`[^A-Za-z0-9]+`),
-	"latin":   regexp.MustCompile(`[^\p{M}\p{L}\p{Nd}]+`),
+var lqSlugifyRE = map[string]func() *regexp.Regexp{
+	"raw":     lqLazyRE(`[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]+`),
+	"default": lqLazyRE(`[^\p{M}\p{L}\p{Nd}]+`),
+	"pretty":  lqLazyRE(`[^\p{M}\p{L}\p{Nd}._~!$&'()+,;=@]+`),
+	"ascii":   lqLazyRE(`[^A-Za-z0-9]+`),
+	"latin":   lqLazyRE(`[^\p{M}\p{L}\p{Nd}]+`),
 }
 
 var lqAccents = strings.NewReplacer(
@@ -630,7 +631,8 @@ func lqSlugify(_ *lqFilterCall, v any, args []any) (any, error) {
 	if m := lqArg(args, 0); m != lqUndefined {
 		mode = lqPropertyKey(m)
 	}
-	if re := lqSlugifyRE[mode]; re != nil {
+	if lazy := lqSlugifyRE[mode]; lazy != nil {
+		re := lazy()
 		if mode == "latin" {
 			s = lqAccents.Replace(s)
 		}
@@ -794,7 +796,7 @@ func lqTruncateWords(_ *lqFilterCall, v any, args []any) (any, error) {
 	if x := lqArg(args, 1); x != lqUndefined {
 		o = lqStringify(x)
 	}
-	arr := lqSpaceSplitRE.Split(s, -1)
+	arr := lqSpaceSplitRE().Split(s, -1)
 	if lqCompare("<=", words, 0.0) {
 		words = 1.0
 	}
@@ -810,8 +812,8 @@ func lqTruncateWords(_ *lqFilterCall, v any, args []any) (any, error) {
 }
 
 var (
-	lqCJKRE    = regexp.MustCompile(`[\x{4E00}-\x{9FFF}\x{F900}-\x{FAFF}\x{3400}-\x{4DBF}\x{3040}-\x{309F}\x{30A0}-\x{30FF}\x{AC00}-\x{D7AF}]`)
-	lqNonCJKRE = regexp.MustCompile(`[^\x{4E00}-\x{9FFF}\x{F900}-\x{FAFF}\x{3400}-\x{4DBF}\x{3040}-\x{309F}\x{30A0}-\x{30FF}\x{AC00}-\x{D7AF}\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]+`)
+	lqCJKRE    = lqLazyRE(`[\x{4E00}-\x{9FFF}\x{F900}-\x{FAFF}\x{3400}-\x{4DBF}\x{3040}-\x{309F}\x{30A0}-\x{30FF}\x{AC00}-\x{D7AF}]`)
+	lqNonCJKRE = lqLazyRE(`[^\x{4E00}-\x{9FFF}\x{F900}-\x{FAFF}\x{3400}-\x{4DBF}\x{3040}-\x{309F}\x{30A0}-\x{30FF}\x{AC00}-\x{D7AF}\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]+`)
 )
 
 func lqNumberOfWords(_ *lqFilterCall, v any, args []any) (any, error) {
@@ -820,8 +822,8 @@ func lqNumberOfWords(_ *lqFilterCall, v any, args []any) (any, error) {
 		return 0.0, nil
 	}
 	mode := lqArg(args, 0)
-	cjk := float64(len(lqCJKRE.FindAllString(s, -1)))
-	non := float64(len(lqNonCJKRE.FindAllString(s, -1)))
+	cjk := float64(len(lqCJKRE().FindAllString(s, -1)))
+	non := float64(len(lqNonCJKRE().FindAllString(s, -1)))
 	switch mode {
 	case "cjk":
 		return cjk + non, nil
@@ -830,7 +832,7 @@ func lqNumberOfWords(_ *lqFilterCall, v any, args []any) (any, error) {
 			return cjk + non, nil
 		}
 	}
-	return float64(len(lqSpaceSplitRE.Split(s, -1))), nil
+	return float64(len(lqSpaceSplitRE().Split(s, -1))), nil
 }
 
 func lqBase64Decode(s string) string {
@@ -1165,4 +1167,10 @@ func (fc *lqFilterCall) search(v any, args []any, exp bool, what byte) (any, err
 		return lqUndefined, nil
 	}
 	return arr[index], nil
+}
+
+// lqLazyRE compiles a pattern on first use, so that the package's
+// initialization (run by every program that links it) compiles nothing.
+func lqLazyRE(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

@@ -2,7 +2,6 @@ package jsstack
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 )
 
@@ -690,7 +689,7 @@ func lqParseLayout(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 	}), nil
 }
 
-var lqWordRE = regexp.MustCompile(`[A-Za-z0-9_]+`)
+var lqWordRE = lqLazyRE(`[A-Za-z0-9_]+`)
 
 func lqParseBlock(t *lqTag, q *lqQueue, p *lqParser) (lqTemplate, error) {
 	var templates []lqTemplate
