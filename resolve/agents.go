@@ -19,7 +19,15 @@ type Agent struct {
 	// takes (the profile schema's #/$defs/agentControls), for example
 	// {"properties": {"allow_external_deepwork_jobs": {"type": "boolean"}}}.
 	// It may refer to the profile schema's definitions ("#/$defs/strings")
-	// and must not have a $ref of its own; "" adds nothing.
+	// and must not have a $ref of its own; "" adds nothing. It may use the
+	// draft 2020-12 keywords the validator evaluates: type, enum, const,
+	// minLength, maxLength, pattern, minimum, maximum, exclusiveMinimum,
+	// exclusiveMaximum, multipleOf, required, properties,
+	// additionalProperties, minProperties, maxProperties, items,
+	// prefixItems, minItems, maxItems, uniqueItems, allOf, anyOf, oneOf,
+	// not, if, then, else, $ref and $defs, and the annotations (title,
+	// description, default, examples, format, …); [NewAgents] refuses any
+	// other keyword.
 	Block string
 }
 

@@ -26,8 +26,8 @@ func TestSchemasCompile(t *testing.T) {
 }
 
 // TestBlockKeywordsOfTheLibrary checks that an agent's block may use any
-// keyword the JSON Schema library evaluates (maxLength, which the
-// embedded schemas do not use) and that documents are checked against it.
+// keyword the validator evaluates (maxLength, which the embedded schemas
+// do not use) and that documents are checked against it.
 func TestBlockKeywordsOfTheLibrary(t *testing.T) {
 	t.Parallel()
 	a, err := NewAgents(Agent{ID: "a", Block: `{"properties": {"x": {"maxLength": 2}}}`})

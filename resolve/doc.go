@@ -23,8 +23,12 @@
 // duplicate keys and several documents are errors, and aliases are held to
 // upstream's budget (an anchor used about a hundred times, fewer when it
 // holds aliases itself) with upstream's "Excessive alias count" message. Documents are checked
-// against embedded JSON Schemas, compiled once per [Agents] set by the
-// JSON Schema library and reused for every document. Every problem is an [Issue] with a file,
+// against embedded JSON Schemas (draft 2020-12), compiled once per [Agents]
+// set and reused for every document, by a validator of the keywords they
+// and agent blocks may use that evaluates them as the JSON Schema library
+// santhosh-tekuri/jsonschema/v6 does (the tests hold the two to the same
+// issues); the library is not linked into programs, since its package
+// initialization alone cost every process several milliseconds. Every problem is an [Issue] with a file,
 // a JSON pointer and a message: settings files report all their problems,
 // profiles only the first, as upstream does. Validator messages use
 // upstream's vocabulary but are not promised word for word; files and

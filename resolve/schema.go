@@ -1,14 +1,13 @@
 package resolve
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -18,11 +17,11 @@ import (
 var schemaFiles embed.FS
 
 // schemaSet holds the compiled schemas of one [Agents] set, compiled once
-// with the JSON Schema library and reused for every document. It is
-// immutable and safe for concurrent use.
+// (see validator.go) and reused for every document. It is immutable and
+// safe for concurrent use.
 type schemaSet struct {
 	settingsJSON, profileJSON []byte
-	full                      [2]*jsonschema.Schema // by schemaKind
+	full                      [2]*checkNode // by schemaKind
 }
 
 // compileSchemas composes and compiles the schemas for agents.
@@ -32,27 +31,12 @@ func compileSchemas(agents []Agent) (*schemaSet, error) {
 		return nil, err
 	}
 	s := &schemaSet{settingsJSON: settings, profileJSON: profile}
-	c := jsonschema.NewCompiler()
 	for kind, doc := range [...][]byte{settingsSchema: settings, profileSchema: profile} {
-		if s.full[kind], err = compileFull(c, schemaKind(kind).file(), doc); err != nil {
+		if s.full[kind], err = compileCheck(doc); err != nil {
 			return nil, fmt.Errorf("%s schema: %w", schemaKind(kind), err)
 		}
 	}
 	return s, nil
-}
-
-// compileFull compiles a schema document with the full validator, under
-// the URL of its $id.
-func compileFull(c *jsonschema.Compiler, name string, data []byte) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	url := "https://vfsim.invalid/schema/" + name
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
 }
 
 // schemaKind names one of the embedded schemas.
@@ -73,14 +57,15 @@ func (k schemaKind) file() string { return k.String() + ".schema.json" }
 // container before its members), with the validator's own order breaking
 // ties.
 func (s *schemaSet) validate(which schemaKind, doc any, file string) []*Issue {
-	err := s.full[which].Validate(plainValue(doc))
-	if err == nil {
+	verr := s.full[which].validate(plainValue(doc))
+	if verr == nil {
 		return nil
 	}
-	verr, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return []*Issue{{File: file, Pointer: "/", Message: err.Error()}}
-	}
+	return schemaIssues(verr, doc, file)
+}
+
+// schemaIssues words an error tree as issues of file.
+func schemaIssues(verr *checkError, doc any, file string) []*Issue {
 	var found []schemaProblem
 	collectProblems(verr, &found)
 	for i := range found {
@@ -106,30 +91,31 @@ type schemaProblem struct {
 	rank     []int
 }
 
-func collectProblems(e *jsonschema.ValidationError, out *[]schemaProblem) {
-	switch k := e.ErrorKind.(type) {
+func collectProblems(e *checkError, out *[]schemaProblem) {
+	switch k := e.kind.(type) {
 	case *kind.Group, *kind.Schema, *kind.Reference, *kind.AllOf:
-		for _, c := range e.Causes {
+		for _, c := range e.causes {
 			collectProblems(c, out)
 		}
 		return
 	case *kind.Required:
 		for _, m := range k.Missing {
-			*out = append(*out, schemaProblem{location: e.InstanceLocation, message: "must have required property '" + m + "'"})
+			*out = append(*out, schemaProblem{location: e.location, message: "must have required property '" + m + "'"})
 		}
 		return
 	}
-	for _, c := range e.Causes {
+	for _, c := range e.causes {
 		collectProblems(c, out)
 	}
-	*out = append(*out, schemaProblem{location: e.InstanceLocation, message: problemMessage(e.ErrorKind)})
+	*out = append(*out, schemaProblem{location: e.location, message: problemMessage(e.kind)})
 }
 
-var englishPrinter = message.NewPrinter(language.English)
+// englishPrinter is made on first use: no package initialization work.
+var englishPrinter = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // problemMessage words a validation error in the vocabulary Outfitter
 // users know from upstream's validator.
-func problemMessage(k jsonschema.ErrorKind) string {
+func problemMessage(k errorKind) string {
 	switch k := k.(type) {
 	case *kind.Type:
 		return "must be " + strings.Join(k.Want, ",")
@@ -150,7 +136,7 @@ func problemMessage(k jsonschema.ErrorKind) string {
 	case *kind.FalseSchema:
 		return "boolean schema is false"
 	}
-	return k.LocalizedString(englishPrinter)
+	return k.LocalizedString(englishPrinter())
 }
 
 // pointer renders an instance location as a JSON pointer; the root is "/".

@@ -2,12 +2,11 @@
 // the garbage collector's target for a short-lived command and, when the
 // command line is "vfsim check" and nothing else, starts loading the
 // embedded fixture catalog while the rest of vfsim initializes. Package
-// initialization runs on one thread (the JSON Schema library's alone takes
-// several milliseconds) while the other cores are idle; this package
-// imports only package fixtures and the standard library, which initialize
-// before the JSON Schema library (packages initialize in import-path order
-// once their imports have), so its init function runs first and the
-// catalog loads on another core meanwhile.
+// initialization runs on one thread while the other cores are idle; this
+// package imports only package fixtures and the standard library, which
+// initialize before most of vfsim's dependencies (packages initialize in
+// import-path order once their imports have), so its init function runs
+// early and the catalog loads on another core meanwhile.
 //
 // Each fixture is loaded once, by the background loader or by the first
 // caller of [Fixture.Load], whichever comes first; a caller that comes
