@@ -16,6 +16,7 @@ import (
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 	"github.com/outfitter-go/vfsim/vfs/osfs"
+	"github.com/outfitter-go/vfsim/writeback"
 )
 
 // onDisk returns a Mount that copies the prepared fixture machine into a
@@ -191,5 +192,39 @@ func BenchmarkScenarioHomeSize(b *testing.B) {
 		}
 		opts := sim.ScenarioOptions{Options: sim.Options{Cache: resolve.NewCache()}}
 		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) { benchScenario(b, fx, fx.Scenarios()[0], opts, nil) })
+	}
+}
+
+// BenchmarkExecuteOS is the run `vfsim exec` makes, in process: sim.Execute
+// on the OS backend (osfs.New, absolute host paths) of the catalog fixture
+// explicit_repo_profile copied once to a temporary directory, profile
+// code-audit for claude, with an agent that exits 0 at once. Each run
+// resolves the profile from disk (no cache, as a new process does), writes
+// the composite under the fixture's temporary directory, classifies and
+// removes it, so the runs repeat the same work.
+func BenchmarkExecuteOS(b *testing.B) {
+	root := b.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "fixtures", "catalog", "explicit_repo_profile"))); err != nil {
+		b.Fatal(err)
+	}
+	tmp := filepath.Join(root, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	spec := sim.Spec{Home: filepath.ToSlash(filepath.Join(root, "home")), Project: filepath.ToSlash(filepath.Join(root, "project")), Agent: "claude", Profile: "code-audit"}
+	opts := sim.Options{TempDir: filepath.ToSlash(tmp), Cwd: spec.Project, Env: []string{"HOME=" + spec.Home, "PATH=/nonexistent"}}
+	noop := sim.AgentFunc(func(context.Context, *sim.Session) (writeback.Exit, error) {
+		return writeback.Exit{Exited: true}, nil
+	})
+	b.ReportAllocs()
+	for b.Loop() {
+		res := sim.Execute(context.Background(), osfs.New(), spec, noop, opts)
+		if res.Err != nil || res.ExitCode != 0 {
+			b.Fatalf("exit %d: %v", res.ExitCode, res.Err)
+		}
+	}
+	b.StopTimer()
+	if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {
+		b.Fatalf("temporary directory after the runs: %v, %v; want it empty", left, err)
 	}
 }
