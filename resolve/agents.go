@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -103,8 +104,7 @@ func (a *Agents) list() []string {
 // are, so a misspelled key passes a run; a linter reads the documents to
 // name the keys they do not know.
 func (a *Agents) Schemas() (settings, profile []byte) {
-	s := a.schemaSet()
-	return slices.Clone(s.settingsJSON), slices.Clone(s.profileJSON)
+	return a.schemaSet().documents()
 }
 
 // schemaSet returns the compiled schemas of the set.
@@ -127,13 +127,12 @@ var noAgentSchemas = sync.OnceValue(func() *schemaSet {
 // composeSchemas returns the settings and profile schema documents for
 // agents: the embedded schemas with default_agent's enum listing the ids
 // and one block per agent under controls.
-func composeSchemas(agents []Agent) (settings, profile []byte, err error) {
-	settingsDoc, err := embeddedSchema(settingsSchema.file())
-	if err != nil {
+// Numbers are json.Number, as written.
+func composeSchemas(agents []Agent) (settingsDoc, profileDoc map[string]any, err error) {
+	if settingsDoc, err = embeddedSchema(settingsSchema.file()); err != nil {
 		return nil, nil, err
 	}
-	profileDoc, err := embeddedSchema(profileSchema.file())
-	if err != nil {
+	if profileDoc, err = embeddedSchema(profileSchema.file()); err != nil {
 		return nil, nil, err
 	}
 	ids := make([]any, len(agents))
@@ -155,7 +154,7 @@ func composeSchemas(agents []Agent) (settings, profile []byte, err error) {
 		}
 		block := map[string]any{}
 		if ag.Block != "" {
-			if err := json.Unmarshal([]byte(ag.Block), &block); err != nil {
+			if err := decodeJSON([]byte(ag.Block), &block); err != nil {
 				return nil, nil, fmt.Errorf("agent %q: block schema: %w", ag.ID, err)
 			}
 			if _, ok := block["$ref"]; ok {
@@ -165,13 +164,18 @@ func composeSchemas(agents []Agent) (settings, profile []byte, err error) {
 		block["$ref"] = "#/$defs/agentControls"
 		controls[ag.ID] = block
 	}
-	if settings, err = json.Marshal(settingsDoc); err != nil {
-		return nil, nil, err
+	return settingsDoc, profileDoc, nil
+}
+
+// decodeJSON decodes one JSON value, numbers as json.Number; anything but
+// white space after it is an error, as for json.Unmarshal.
+func decodeJSON(data []byte, v any) error {
+	if !json.Valid(data) {
+		return json.Unmarshal(data, v) // its error names the problem
 	}
-	if profile, err = json.Marshal(profileDoc); err != nil {
-		return nil, nil, err
-	}
-	return settings, profile, nil
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
 }
 
 // embeddedSchema decodes one of the embedded schema files.
@@ -181,7 +185,7 @@ func embeddedSchema(name string) (map[string]any, error) {
 		return nil, err
 	}
 	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
+	if err := decodeJSON(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return doc, nil

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"embed"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -20,8 +21,9 @@ var schemaFiles embed.FS
 // (see validator.go) and reused for every document. It is immutable and
 // safe for concurrent use.
 type schemaSet struct {
-	settingsJSON, profileJSON []byte
-	full                      [2]*checkNode // by schemaKind
+	full [2]*checkNode // by schemaKind
+	// text is the schema documents as JSON text, made on first use.
+	text func() [2][]byte
 }
 
 // compileSchemas composes and compiles the schemas for agents.
@@ -30,13 +32,30 @@ func compileSchemas(agents []Agent) (*schemaSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &schemaSet{settingsJSON: settings, profileJSON: profile}
-	for kind, doc := range [...][]byte{settingsSchema: settings, profileSchema: profile} {
-		if s.full[kind], err = compileCheck(doc); err != nil {
+	s := &schemaSet{}
+	docs := [...]map[string]any{settingsSchema: settings, profileSchema: profile}
+	for kind, doc := range docs {
+		if s.full[kind], err = compileCheckDoc(doc); err != nil {
 			return nil, fmt.Errorf("%s schema: %w", schemaKind(kind), err)
 		}
 	}
+	s.text = sync.OnceValue(func() [2][]byte {
+		var out [2][]byte
+		for kind, doc := range docs {
+			var err error
+			if out[kind], err = json.Marshal(doc); err != nil {
+				panic(fmt.Sprintf("resolve: %s schema: %v", schemaKind(kind), err)) // decoded from JSON
+			}
+		}
+		return out
+	})
 	return s, nil
+}
+
+// documents returns copies of the schema documents as JSON text.
+func (s *schemaSet) documents() (settings, profile []byte) {
+	t := s.text()
+	return slices.Clone(t[settingsSchema]), slices.Clone(t[profileSchema])
 }
 
 // schemaKind names one of the embedded schemas.
@@ -147,7 +166,7 @@ func pointer(location []string) string {
 	var b strings.Builder
 	for _, s := range location {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s))
+		b.WriteString(escapeToken(s))
 	}
 	return b.String()
 }

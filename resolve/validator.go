@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -212,14 +211,10 @@ type checkNode struct {
 	ifS, thenS, elsS *checkNode
 }
 
-// compileCheck compiles a schema document (JSON text).
-func compileCheck(data []byte) (*checkNode, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, err
-	}
+// compileCheckDoc compiles a decoded schema document (numbers as
+// json.Number). The compiled schema refers to parts of doc, which must
+// not change.
+func compileCheckDoc(doc any) (*checkNode, error) {
 	c := &checkCompiler{root: doc, nodes: map[string]*checkNode{}}
 	root, err := c.compile(doc, "")
 	if err != nil {
@@ -262,7 +257,9 @@ func (c *checkCompiler) resolveRef(ref string) (*checkNode, error) {
 	v := c.root
 	if frag != "" {
 		for _, tok := range strings.Split(frag[1:], "/") {
-			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			if strings.Contains(tok, "~") {
+				tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			}
 			switch cur := v.(type) {
 			case map[string]any:
 				if v, ok = cur[tok]; !ok {
@@ -283,6 +280,9 @@ func (c *checkCompiler) resolveRef(ref string) (*checkNode, error) {
 }
 
 func escapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 

@@ -47,9 +47,10 @@ func (s *schemaSet) library(t fataler) *[2]*jsonschema.Schema {
 	if l, ok := librarySchemas.Load(s); ok {
 		return l.(*[2]*jsonschema.Schema)
 	}
+	settings, profile := s.documents()
 	l := &[2]*jsonschema.Schema{
-		settingsSchema: libraryCompile(t, settingsSchema.file(), s.settingsJSON),
-		profileSchema:  libraryCompile(t, profileSchema.file(), s.profileJSON),
+		settingsSchema: libraryCompile(t, settingsSchema.file(), settings),
+		profileSchema:  libraryCompile(t, profileSchema.file(), profile),
 	}
 	librarySchemas.Store(s, l)
 	return l
