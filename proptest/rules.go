@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/outfitter-go/vfsim/internal/jsstack"
+	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim"
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -351,11 +350,29 @@ var rules = []Divergent{
 	{
 		Name:  "yaml-error-text",
 		Where: "validation/YamlDocument.ts:23 (parseYamlDocument: String(YAMLParseError))",
-		What: "A SKILL.md frontmatter the yaml library cannot parse fails the run with that library's message " +
-			"after \"YAMLParseError: \" (\"Flow sequence in block collection must be sufficiently indented…\"); " +
-			"vfsim's YAML parser (go.yaml.in/yaml/v3) words it differently; the run fails at the same point, " +
-			"naming the same SKILL.md (a deliberate deviation, composite's package doc).",
+		What: "A YAML document the yaml library cannot parse fails the run with that library's message " +
+			"after \"YAMLParseError: \". The twin (internal/jsstack) gives the library's text, line, column " +
+			"and caret for the errors it locates (duplicate keys, a second document, an unquoted \": \", an " +
+			"unclosed quote or flow collection, a tab or a dedented key); any other is worded by " +
+			"go.yaml.in/yaml/v3, the run failing at the same point and naming the same file (a deliberate " +
+			"deviation; the normalization covers a SKILL.md frontmatter).",
 		Deviation: true,
+	},
+	{
+		Name:  "quoted-control-characters",
+		Where: "cli/commands/RunCommand.ts (the run's error printed as String(error))",
+		What: "A run's error whose text holds control characters (a carriage return of a CRLF file quoted " +
+			"in a YAML error's context, a name from a synced repository) is printed by upstream as it is; " +
+			"vfsim quotes each line that holds one (resolve.QuoteText, sim.QuotedError), so a terminal " +
+			"does not act on them (a deliberate deviation, docs/security.md).",
+		Deviation: true,
+		explains: func(x *explainer, d Divergence) bool {
+			if d.Field != "error" {
+				return false
+			}
+			up, ours := unquote(d.Upstream), unquote(d.Ours)
+			return up != ours && resolve.QuoteText(up) == ours
+		},
 	},
 	{
 		Name:  "always-answer-yaml",
@@ -396,14 +413,16 @@ func syncedInclude(d Divergence) bool {
 	return isWarnings(d) && syncedIncludeWarning.MatchString(message(d))
 }
 
-// sameYAML reports whether two YAML texts hold the same data: the texts
-// of one document as two printers wrote it.
+// sameYAML reports whether two YAML texts hold the same data as
+// upstream's yaml library reads them: the texts of one document as two
+// printers wrote it.
 func sameYAML(a, b string) bool {
-	var x, y any
-	if yaml.Unmarshal([]byte(a), &x) != nil || yaml.Unmarshal([]byte(b), &y) != nil {
+	x, errA := jsstack.ParseYAML([]byte(a))
+	y, errB := jsstack.ParseYAML([]byte(b))
+	if errA != nil || errB != nil {
 		return false
 	}
-	return reflect.DeepEqual(x, y)
+	return string(jsstack.Stringify(x, "")) == string(jsstack.Stringify(y, ""))
 }
 
 // skillSection matches a materialized section of a generated skill.

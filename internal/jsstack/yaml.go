@@ -86,6 +86,9 @@ func ParseYAML(data []byte) (any, error) {
 	}
 	r := readV3(data)
 	if r.err != nil {
+		if onlyMarkers(data) {
+			return nil, nil
+		}
 		return nil, libraryError(data, r.err)
 	}
 	doc, text := r.doc, r.text
@@ -106,6 +109,29 @@ func ParseYAML(data []byte) (any, error) {
 		return nil, c.stop
 	}
 	return v, nil
+}
+
+// onlyMarkers reports whether data holds no node: blank lines, comments,
+// directives and document markers only, one document start at most and
+// before every document end. The library reads it as one empty document
+// (null); yaml/v3 refuses a document end without a document.
+func onlyMarkers(data []byte) bool {
+	starts, ended := 0, false
+	for _, ln := range splitLines(bytes.TrimPrefix(data, []byte("\ufeff"))) {
+		t := bytes.TrimSpace(ln.text)
+		switch {
+		case len(t) == 0 || t[0] == '#' || t[0] == '%' && starts == 0 && !ended:
+		case bytes.Equal(t, []byte("...")) || bytes.HasPrefix(t, []byte("... ")) || bytes.HasPrefix(t, []byte("...\t")):
+			ended = true
+		case bytes.Equal(t, []byte("---")) || bytes.HasPrefix(t, []byte("--- #")):
+			if starts++; starts > 1 || ended {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // duplicateKey is the converter's finding of a key already in its

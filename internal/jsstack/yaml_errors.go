@@ -209,7 +209,7 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 		}
 		at := len(data)
 		for i := from + 1; i < len(lines); i++ {
-			if t := bytes.TrimLeft(lines[i].text, " "); len(bytes.TrimSpace(t)) > 0 {
+			if t := bytes.TrimLeft(lines[i].text, " "); len(bytes.TrimSpace(t)) > 0 && t[0] != '#' {
 				at = lines[i].start + len(lines[i].text) - len(t)
 				break
 			}

@@ -42,7 +42,7 @@ func encodeYAMLValue(v any) any {
 var yamlLeft = map[string]string{
 	// Values.
 	"%YAML 1.1\n---\na: yes\nb: 012\nc: 0o12\n": "a %YAML 1.1 document: the library reads it with the YAML 1.1 schema",
-	"...\n":                   "a document of a document end marker alone: yaml/v3 refuses it",
+	"...\n---\n":              "error: a document end before a document start: yaml/v3 refuses the end",
 	"a: \"\\ud83d\"\n":        "a lone surrogate escape: a Go string cannot hold it",
 	"a: \"\\ude80\\ud83d\"\n": "lone surrogate escapes: a Go string cannot hold them",
 	"a: !!binary aGk=\n":      "the !!binary tag",
