@@ -42,6 +42,8 @@ func encodeYAMLValue(v any) any {
 var yamlLeft = map[string]string{
 	// Values.
 	"%YAML 1.1\n---\na: yes\nb: 012\nc: 0o12\n": "a %YAML 1.1 document: the library reads it with the YAML 1.1 schema",
+	"\t# c\na: 1\n":           "a comment line indented by a tab: yaml/v3 refuses the tab",
+	"[####\n":                 "error: a comment not separated from a flow sequence's start",
 	"...\n---\n":              "error: a document end before a document start: yaml/v3 refuses the end",
 	"a: \"\\ud83d\"\n":        "a lone surrogate escape: a Go string cannot hold it",
 	"a: \"\\ude80\\ud83d\"\n": "lone surrogate escapes: a Go string cannot hold them",

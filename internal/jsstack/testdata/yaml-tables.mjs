@@ -89,7 +89,7 @@ add('a: b: c\n', 'a: [1, 2\n', 'a: "unterminated\n', "a: 'unterminated\n", '- a\
   'a:\n  b: 1\n  b: 2\n', 'first: 1\nsecond:\n  - x\n  - y: 1\n    y: 2\n', 'a: 1\r\nb: c: d\r\n', '\ufeffa: b: c\n', 'é😀: x: y\n',
   'a: 😀 b: c\n', 'a: [\n  1,\n  2\n', 'default_agent: x\ntags: [alpha, beta\n', 'profile_sources:\n  - path: ./profiles\ntags: [alpha, beta\n',
   'id: a\ncontrols:\n  model: "m1"\ntags: [alpha, beta\n', '\ufeff--- # start\ndefault_agent: claude\nextra:\n  one: 1\n two: 2\n',
-  'a: 1\nextra:\n  one: 1\n two: 2\n', 'a: 1\ntags: [alpha, beta\n# end\n', '# c\r\n# d\r\n...\r\n', '---\n# c\n...\n', '\ufeff...\n', '...\n---\n', 'x:\n  y:\n    one: 1\n   two: 2\n', 'extra:\n  one: 1\n two: 2\n', 'a: {b: 1\nc: 2\n', 'a: "x\n\n', 'description: "Uses "quotes" inside"\n', 'list:\n- a\n - b\n', 'a:\tb: c\n');
+  'a: 1\nextra:\n  one: 1\n two: 2\n', 'a: 1\ntags: [alpha, beta\n# end\n', '# c\r\n# d\r\n...\r\n', '---\n# c\n...\n', '\ufeff...\n', '...\n---\n', '\t####\n', '\t# c\na: 1\n', '[####\n', 'x:\n  y:\n    one: 1\n   two: 2\n', 'extra:\n  one: 1\n two: 2\n', 'a: {b: 1\nc: 2\n', 'a: "x\n\n', 'description: "Uses "quotes" inside"\n', 'list:\n- a\n - b\n', 'a:\tb: c\n');
 
 const rows = docs.map((d) => {
   try {

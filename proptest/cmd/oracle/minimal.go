@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/outfitter-go/vfsim/fixtures"
 	"github.com/outfitter-go/vfsim/proptest"
 )
@@ -41,6 +43,17 @@ func skillMD(id string) string {
 // table (and one per documented deviation), each showing its rule and
 // nothing else; export -minimal writes them as m-<name>.
 func minimalWorlds() map[string]proptest.World {
+	worlds := baseMinimalWorlds()
+	for _, kind := range proptest.Breaks {
+		w := minimalWorld("pi", entries("model", `"m1"`), nil, nil, nil)
+		w.Profiles[0].Text = proptest.Text{Break: kind}
+		worlds["yaml-broken-"+strings.ReplaceAll(kind, "_", "-")] = w
+	}
+	return worlds
+}
+
+// baseMinimalWorlds are the hand-shrunk worlds but the broken files.
+func baseMinimalWorlds() map[string]proptest.World {
 	always := minimalWorld("pi", entries("environment", `{A: "x"}`), []proptest.Rule{{Key: "plugins/", Strategy: "prompt"}}, nil, nil,
 		fixtures.Op{Op: fixtures.OpWrite, Path: "plugins/x", Data: "v1\n"})
 	always.Runs[0].Interactive = true
@@ -75,6 +88,27 @@ func minimalWorlds() map[string]proptest.World {
 			w.Profiles[0].Top = entries("label", `"L"`)
 			w.Profiles[0].Inherits = []string{"b"}
 			w.Profiles = append(w.Profiles, proptest.Profile{Loc: proptest.LocHome, ID: "b", Top: entries("description", `"D"`, "profile_export", "false")})
+			return w
+		}(),
+		// YAML as upstream's yaml library reads it (internal/jsstack's yaml
+		// twin): a file spelled with a %YAML 1.2 directive, a BOM, a
+		// document end, an escaped surrogate pair, block scalars, an
+		// anchor, core-schema numbers and a merge key in custom_settings,
+		// which reach outfitter/profile.json; then one world per kind of
+		// broken file, each refused with the library's text, line and
+		// column.
+		"yaml-spellings": func() proptest.World {
+			w := minimalWorld("pi", entries("model", "&m \"m1\"", "pi", "{model: *m}", "temperature", "1e3",
+				"limits", "{hex: 0x1F, oct: 0o17, inf: .inf, nan: .nan, big: 12345678901234567890, date: 2001-12-14, zero: -0, dot: .5, t: True, n: ~}"), nil, nil, nil)
+			w.Profiles[0].Top = entries("label", `"\ud83d\ude80 Launch \/ go"`, "description", "|-\n  Kept\n\n  apart.")
+			w.Profiles[0].Text = proptest.Text{Header: "%YAML 1.2\n---\n", Trailer: "...\n", BOM: true}
+			w.User.Extra = entries("custom_settings", "{<<: {team: merged, n: 0x1F}, big: 12345678901234567890, e: 1e3, inf: .inf, d: 2001-12-14, o: 0o17}")
+			w.User.Text = proptest.Text{CRLF: true, Header: "--- # settings\n"}
+			return w
+		}(),
+		"quoted-control-characters": func() proptest.World {
+			w := minimalWorld("pi", entries("model", `"m1"`), nil, nil, nil)
+			w.Profiles[0].Text = proptest.Text{CRLF: true, Break: "open_flow"}
 			return w
 		}(),
 		"liquid-undefined-in-tag": minimalWorld("pi", entries("system_prompt", `"x\n[[% for s in outfitter.nothing %]][[= s ]][[% endfor %]]"`), nil, nil, nil),
