@@ -75,9 +75,9 @@ type MemFS struct {
 	umask   fs.FileMode
 	handles map[*memFile]struct{}
 	slab    slab
-	// locks holds the advisory locks taken with Lock, by inode: each
-	// channel is closed when its lock is released. Locks are not cloned.
-	locks map[uint64]chan struct{}
+	// locks are the advisory locks held, taken with Lock (few at a time,
+	// so a slice). Locks are not cloned.
+	locks []*memLock
 	// syncs counts the calls of Sync on files and of SyncDir (see
 	// [MemFS.Syncs]).
 	syncs syncCounts

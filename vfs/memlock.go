@@ -3,6 +3,7 @@ package vfs
 import (
 	"io/fs"
 	"os"
+	"slices"
 )
 
 var _ LockFS = (*MemFS)(nil)
@@ -27,30 +28,46 @@ func (m *MemFS) lock(name string, wait bool) (Unlocker, error) {
 			m.mu.Unlock()
 			return nil, err
 		}
-		held, ok := m.locks[n.ino]
-		if !ok {
-			if m.locks == nil {
-				m.locks = map[uint64]chan struct{}{}
-			}
-			m.locks[n.ino] = make(chan struct{})
+		held := m.heldLock(n.ino)
+		if held == nil {
+			l := &memLock{m: m, ino: n.ino, name: name}
+			m.locks = append(m.locks, l)
 			m.mu.Unlock()
-			return &memLock{m: m, ino: n.ino, name: name}, nil
+			return l, nil
 		}
-		m.mu.Unlock()
 		if !wait {
+			m.mu.Unlock()
 			return nil, &fs.PathError{Op: "flock", Path: name, Err: ErrLocked}
 		}
+		if held.released == nil {
+			held.released = make(chan struct{})
+		}
+		released := held.released
+		m.mu.Unlock()
 		// Released: look the name up again, it may name another file now.
-		<-held
+		<-released
 	}
 }
 
-// memLock is a lock held on a MemFS inode.
+// heldLock returns the lock held on inode ino, or nil; the caller holds
+// m.mu.
+func (m *MemFS) heldLock(ino uint64) *memLock {
+	for _, l := range m.locks {
+		if l.ino == ino {
+			return l
+		}
+	}
+	return nil
+}
+
+// memLock is a lock held on a MemFS inode. released is made by the first
+// Lock that waits for it, and closed when it is released.
 type memLock struct {
-	m    *MemFS
-	ino  uint64
-	name string
-	done bool
+	m        *MemFS
+	ino      uint64
+	name     string
+	done     bool
+	released chan struct{}
 }
 
 func (l *memLock) Unlock() error {
@@ -60,7 +77,11 @@ func (l *memLock) Unlock() error {
 		return &fs.PathError{Op: "flock", Path: l.name, Err: fs.ErrClosed}
 	}
 	l.done = true
-	close(l.m.locks[l.ino])
-	delete(l.m.locks, l.ino)
+	if l.released != nil {
+		close(l.released)
+	}
+	if i := slices.Index(l.m.locks, l); i >= 0 {
+		l.m.locks = slices.Delete(l.m.locks, i, i+1)
+	}
 	return nil
 }

@@ -117,11 +117,11 @@ func replaceFile(fsys FS, name string, data []byte, perm fs.FileMode, clean bool
 		return unsupported("replace", name)
 	}
 	dir, base := path.Dir(name), path.Base(name)
-	unlock, err := lockReplace(fsys, name)
+	lock, err := lockReplace(fsys, name)
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, unlock()) }()
+	defer func() { err = errors.Join(err, lock.Unlock()) }()
 	if clean {
 		if err := removeStrays(fsys, dir, func(b string) bool { return b == base }, base); err != nil {
 			return err
@@ -171,17 +171,22 @@ func replaceFile(fsys FS, name string, data []byte, perm fs.FileMode, clean bool
 // session is writing. It is another lock than [LockFile]'s, which a
 // read-modify-write holds around its ReplaceFile. A file system without
 // [LockFS] is written unlocked: the release does nothing.
-func lockReplace(fsys FS, name string) (func() error, error) {
+func lockReplace(fsys FS, name string) (Unlocker, error) {
 	lockName := replaceLockName(name)
 	u, err := Lock(fsys, lockName)
 	if errors.Is(err, errors.ErrUnsupported) {
-		return func() error { return nil }, nil
+		return noLock{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return (&fileLock{fsys: fsys, name: lockName, u: u}).Unlock, nil
+	return &fileLock{fsys: fsys, name: lockName, u: u}, nil
 }
+
+// noLock is the lock of a file system without locks: nothing to release.
+type noLock struct{}
+
+func (noLock) Unlock() error { return nil }
 
 // replaceLockName is the lock file of the replacements of name.
 func replaceLockName(name string) string {
@@ -289,11 +294,11 @@ func strayBase(name string) (string, bool) {
 // synced, so a crash or a power cut leaves the old link or the new one.
 func replaceLink(fsys FS, target, name string, clean bool) (err error) {
 	dir, base := path.Dir(name), path.Base(name)
-	unlock, err := lockReplace(fsys, name)
+	lock, err := lockReplace(fsys, name)
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, unlock()) }()
+	defer func() { err = errors.Join(err, lock.Unlock()) }()
 	if clean {
 		if err := removeStrays(fsys, dir, func(b string) bool { return b == base }, base); err != nil {
 			return err
