@@ -3,9 +3,12 @@ package sources_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/outfitter-go/vfsim/composite"
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/sim/sources"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -125,5 +128,45 @@ func TestWaitForSyncs(t *testing.T) {
 	}
 	if list, _ := mem.ReadDir("/cache/repos"); len(list) != 1 {
 		t.Errorf("lock files left in the cache: %v", list)
+	}
+}
+
+// TestConcurrentFetchesOfOneExtension: a second run fetches the same pi
+// extension while the first one is about to clone it. Both must succeed
+// and the checkout and its sidecar stay: the second waits and finds the
+// checkout made. Without a lock the second clones first, the first one's
+// clone fails on the directory it finds, and its cleanup removes the
+// checkout and the sidecar the second one made.
+func TestConcurrentFetchesOfOneExtension(t *testing.T) {
+	t.Parallel()
+	env := gitEnv(t)
+	ext := newRepo(t, env, map[string]string{"index.js": "export default {}\n"})
+	dir := filepath.Join(t.TempDir(), "extensions", "git", "ext")
+	c := composite.Checkout{Source: "git:" + ext.URL(), URL: ext.URL(), Dir: dir}
+	fsys := &waitSignalFS{FS: osfs.New(), waiting: make(chan struct{})}
+	run := &hookRunner{Runner: sources.Exec{Env: env}}
+	second := make(chan error, 1)
+	run.hook = func() {
+		go func() { second <- sources.Fetch(context.Background(), fsys, run, []composite.Checkout{c}, nil) }()
+		select {
+		case <-fsys.waiting:
+		case err := <-second:
+			second <- err
+		}
+	}
+	if err := sources.Fetch(context.Background(), fsys, run, []composite.Checkout{c}, nil); err != nil {
+		t.Errorf("first fetch: %v", err)
+	}
+	if err := <-second; err != nil {
+		t.Errorf("second fetch: %v", err)
+	}
+	if !run.fired.Load() {
+		t.Fatal("precondition: the first fetch never cloned")
+	}
+	if read(t, dir+"/index.js") != "export default {}\n" {
+		t.Error("the checkout does not hold the extension")
+	}
+	if !strings.Contains(read(t, dir+".source.json"), ext.URL()) {
+		t.Error("the sidecar does not name the extension")
 	}
 }
