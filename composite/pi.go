@@ -10,7 +10,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/resolve"
@@ -445,7 +444,7 @@ func piCheckout(cache, e string) (Checkout, bool) {
 	if cache == "" {
 		return Checkout{}, false
 	}
-	trimmed := strings.TrimFunc(e, isJSSpace)
+	trimmed := jsstack.Trim(e)
 	for _, p := range []string{"npm:", ".", "/", "file:"} {
 		if strings.HasPrefix(trimmed, p) {
 			return Checkout{}, false
@@ -483,10 +482,6 @@ func piCheckout(cache, e string) (Checkout, bool) {
 	c.Dir = vfs.Join(cache, "extensions", "git", hex.EncodeToString(sum[:])[:16])
 	return c, true
 }
-
-// isJSSpace reports the characters JavaScript's String.prototype.trim
-// removes: white space, line terminators and the byte order mark.
-func isJSSpace(r rune) bool { return unicode.IsSpace(r) && r != '\u0085' || r == '\uFEFF' }
 
 // Interactive reports whether args make an interactive pi session (see
 // [NonInteractive]).

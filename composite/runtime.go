@@ -3,8 +3,8 @@ package composite
 import (
 	"bytes"
 	"strconv"
-	"strings"
 
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/resolve"
 )
 
@@ -67,7 +67,7 @@ func PiRuntimeValuesOf(in *Input) PiRuntimeValues {
 		v.StartupASCIIArt = *a
 	}
 	if text, err := readAssetText(in.Assets, AssetASCIIArt); err == nil {
-		v.ASCIIArt = strings.TrimRightFunc(text, isJSSpace)
+		v.ASCIIArt = jsstack.TrimEnd(text)
 	}
 	return v
 }

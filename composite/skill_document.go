@@ -113,25 +113,13 @@ func referenceEntries(v any) ([]resolve.Reference, bool) {
 // trimEnd ignores it), joined with "\n".
 func extractFrontmatter(content string) (string, bool) {
 	lines := strings.Split(content, "\n")
-	if trimEndJS(lines[0]) != "---" {
+	if jsstack.TrimEnd(lines[0]) != "---" {
 		return "", false
 	}
 	for i := 1; i < len(lines); i++ {
-		if trimEndJS(lines[i]) == "---" {
+		if jsstack.TrimEnd(lines[i]) == "---" {
 			return strings.Join(lines[1:i], "\n"), true
 		}
 	}
 	return "", false
-}
-
-// trimEndJS is JavaScript's String.prototype.trimEnd: it removes trailing
-// white space and line terminators as ECMAScript defines them.
-func trimEndJS(s string) string {
-	return strings.TrimRightFunc(s, func(r rune) bool {
-		switch r {
-		case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-			return true
-		}
-		return r >= 0x2000 && r <= 0x200a
-	})
 }

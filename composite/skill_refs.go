@@ -204,7 +204,7 @@ func (s *skillResolver) target(targetPath string, t refTarget) (*materialization
 			return nil, t.problem("Reference %s '%s' contains '%s', %s.", t.kind, targetPath, rel, what), nil
 		}
 	}
-	return &materialization{section: t.section, source: source, dest: nodeBasename(targetPath), root: t.root, dir: fi.IsDir()}, nil, nil
+	return &materialization{section: t.section, source: source, dest: jsstack.Basename(targetPath), root: t.root, dir: fi.IsDir()}, nil, nil
 }
 
 // containedIssue is the first path inside a directory target that leaves
@@ -266,13 +266,6 @@ func (s *skillResolver) escapes(name, root string) bool {
 		return true
 	}
 	return !within(real, realRoot)
-}
-
-// nodeBasename is Node's path.basename: the last name, trailing slashes
-// ignored; "" for "" and "/".
-func nodeBasename(p string) string {
-	p = strings.TrimRight(p, "/")
-	return p[strings.LastIndexByte(p, '/')+1:]
 }
 
 // skillDirPerm is the mode of the directories of a generated skill: what

@@ -5,8 +5,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
-	"unicode"
 
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
@@ -36,18 +36,11 @@ var (
 // decides: trimmed as JavaScript trims, it holds no space or newline and
 // matches one of its patterns.
 func looksLikePath(s string) bool {
-	t := strings.TrimFunc(s, isJSSpace)
+	t := jsstack.Trim(s)
 	if strings.ContainsAny(t, " \n") {
 		return false
 	}
 	return promptPathStart.MatchString(t) || promptPathFile.MatchString(t)
-}
-
-// isJSSpace reports whether JavaScript's String.prototype.trim removes r:
-// Unicode white space and line terminators, and the byte order mark, but
-// not the next-line control U+0085.
-func isJSSpace(r rune) bool {
-	return r == '\uFEFF' || r != '\u0085' && unicode.IsSpace(r)
 }
 
 // IncludeRoot returns the directory that relative file includes of a layer

@@ -6,9 +6,8 @@ import (
 	"io/fs"
 	"regexp"
 	"slices"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
@@ -202,7 +201,7 @@ func candidates(fsys FS, dir string, checkLinks bool) (out []candidate, plain bo
 	for i, e := range entries {
 		list[i] = named{e.Name(), e.Type()}
 	}
-	slices.SortFunc(list, func(a, b named) int { return compareUTF16(a.name, b.name) })
+	slices.SortFunc(list, func(a, b named) int { return jsstack.Compare(a.name, b.name) })
 	for i := range list {
 		if list[i].typ&fs.ModeSymlink == 0 {
 			continue
@@ -248,50 +247,6 @@ func folderProfile(dir, name string) (entry, file string) {
 	}
 	entry = vfs.Join(dir, name)
 	return entry, vfs.Join(entry, "profile.yml")
-}
-
-// compareUTF16 orders strings by UTF-16 code units, as JavaScript's
-// default sort does.
-func compareUTF16(a, b string) int {
-	if ascii(a) && ascii(b) { // one UTF-16 unit per byte
-		return strings.Compare(a, b)
-	}
-	ra, rb := []rune(a), []rune(b)
-	for i := 0; i < len(ra) && i < len(rb); i++ {
-		if ra[i] == rb[i] {
-			continue
-		}
-		return utf16Key(ra[i]) - utf16Key(rb[i])
-	}
-	return len(ra) - len(rb)
-}
-
-func ascii(s string) bool {
-	for i := 0; i < len(s); i++ {
-		// A lone 0x80 (">") sorts after every ASCII character either
-		// way, as its U+FFFD does.
-		//mutants:equivalent CONDITIONALS_BOUNDARY
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// utf16Key maps a rune to an order-preserving key of its UTF-16 encoding:
-// supplementary runes (high surrogate first) sort after U+D7FF and before
-// U+E000.
-func utf16Key(r rune) int {
-	switch {
-	// "r <= 0xD800" is the same: a Go string decodes no surrogate, so r
-	// is never 0xD800.
-	//mutants:equivalent CONDITIONALS_BOUNDARY
-	case r < 0xD800:
-		return int(r)
-	case r >= 0x10000:
-		return 0xD800 + int(r)
-	}
-	return int(r) + 0x110000
 }
 
 // keep applies a source's only and except filters to a parsed id.

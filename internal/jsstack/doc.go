@@ -17,8 +17,9 @@
 //   - [ParseJSON], [JSONSyntaxError], [NodeUTF16]: V8's JSON.parse and its
 //     messages, on text decoded as Node's readFileSync(p, 'utf8') decodes
 //     it.
-//   - [GlobSync], [Compare]: Node's fs.globSync and JavaScript's default
-//     sort order.
+//   - [GlobSync], [Basename]: Node's fs.globSync and path.basename.
+//   - [Compare]: JavaScript's default sort order (UTF-16 code units).
+//   - [IsSpace], [Trim], [TrimEnd]: String.prototype.trim and trimEnd.
 //   - [FSError]: String() of the errors Node's fs throws, with libuv's
 //     errno texts.
 //   - [ParseYAML], [YAMLParseError]: the yaml library's parse(text) with

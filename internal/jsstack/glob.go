@@ -724,9 +724,3 @@ func matchTokens(toks []globToken, name []rune) bool {
 	}
 	return len(name) > 0 && toks[0].matches(name[0]) && matchTokens(toks[1:], name[1:])
 }
-
-// Compare orders strings as JavaScript's default sort does: by UTF-16
-// code units.
-func Compare(a, b string) int {
-	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
-}

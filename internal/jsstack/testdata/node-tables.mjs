@@ -241,3 +241,33 @@ for (const pattern of [...patterns].sort()) {
 out('node-globsync.json', globs, true);
 fs.rmSync(tmp, { recursive: true });
 fs.rmSync(g, { recursive: true });
+
+// String.prototype.trim: every code point (surrogates aside) it removes.
+const spaces = [];
+for (let c = 0; c <= 0x10ffff; c++) {
+  if (c >= 0xd800 && c <= 0xdfff) continue;
+  if (String.fromCodePoint(c).trim() === '') spaces.push(c);
+}
+out('node-space.json', spaces, false);
+
+// The default sort (UTF-16 code units) of random strings over an alphabet
+// of ASCII, BMP characters either side of the surrogates and astral ones.
+const alphabet = ['a', 'b', 'Z', '-', '.', '~', 'é', '\ufffd', '\ue000', '\ud7ff', '\u{1F600}', '\u{10000}', '\uffff', '中'];
+const rs = rng(3);
+const sorts = [];
+for (let i = 0; i < 300; i++) {
+  const list = [];
+  const n = 2 + Math.floor(rs() * 8);
+  for (let j = 0; j < n; j++) {
+    let w = '';
+    const len = Math.floor(rs() * 5);
+    for (let k = 0; k < len; k++) w += alphabet[Math.floor(rs() * alphabet.length)];
+    list.push(w);
+  }
+  sorts.push([...list].sort());
+}
+out('node-sort.json', sorts, true);
+
+// path.basename (POSIX) of names with and without trailing slashes.
+const baseNames = ['', '/', '//', 'a', '/a', 'a/', 'a//', '/a/b', '/a/b/', 'a/b.md', './x', '../y/', 'dir/.hidden', '/x/y z.md', 'é/ü', '///a///'];
+out('node-basename.json', baseNames.map((n) => [n, path.posix.basename(n)]), true);
