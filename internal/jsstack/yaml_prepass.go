@@ -11,8 +11,18 @@ import (
 )
 
 // The yaml library (2.9.0, upstream's) reads YAML 1.2; go.yaml.in/yaml/v3
-// reads most of it, and ParseYAML closes the gap with the smallest
-// rewrite of the text that keeps every line where it was:
+// reads most of it. Measured on the first 286 documents of
+// testdata/node-yaml.json before this pre-pass: of the 220 the library
+// accepts, yaml/v3 with the core-schema converter gave the same value for
+// 182, another for 20 and refused 18 (%YAML 1.2, surrogate pairs, "\/",
+// block scalars at the end of the text); it accepted 2 of the 66 the
+// library refuses and located none of the others (its errors name a line
+// at most). github.com/goccy/go-yaml v1.19.2, a YAML 1.2 library, decoded
+// to ordered maps, gave the same value for 158, another for 42, refused 20,
+// accepted 14 the library refuses, and put 33 of its 52 errors at the
+// library's line and column. yaml/v3 stays, and ParseYAML closes the gap
+// with the smallest rewrite of the text that keeps every line where it
+// was:
 //
 //   - a %YAML directive of another version than 1.1 (1.2, the library's
 //     own, or a later one the library reads with a warning) is read as
