@@ -104,6 +104,7 @@ func (l *yamlLines) lineText(line int) []uint16 {
 // byte range [start, end) of data, as its prettifyError words it.
 func newYAMLParseError(data []byte, diagnostic string, start, end int) *YAMLParseError {
 	l := newYAMLLines(data)
+	start, end = max(start, 0), max(end, 0)
 	from, to := l.byteAt[min(start, len(data))], l.byteAt[min(end, len(data))]
 	line, col := l.pos(from)
 	endLine, endCol := l.pos(to)
@@ -317,6 +318,9 @@ func valueStart(ln []byte) int {
 				j++
 			}
 			j++
+		}
+		if j >= len(ln) {
+			return -1 // the key's quote does not close on its line
 		}
 		i = j + 1
 	}
