@@ -245,3 +245,56 @@ type fataler interface {
 	Fatal(args ...any)
 	Fatalf(format string, args ...any)
 }
+
+// BenchmarkSchemas compares the validator with the library it stands in
+// for: compiling the schema set of pi and claude, and checking the
+// catalog's largest profile (valid) and a profile with a problem in each
+// of its parts.
+func BenchmarkSchemas(b *testing.B) {
+	agents := []Agent{{ID: "pi", Block: `{"properties": {"allow_external_deepwork_jobs": {"type": "boolean"}}}`}, {ID: "claude"}}
+	b.Run("compile/validator", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := compileSchemas(agents); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	s, err := compileSchemas(agents)
+	if err != nil {
+		b.Fatal(err)
+	}
+	settings, profile := s.documents()
+	b.Run("compile/library", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			libraryCompile(b, settingsSchema.file(), settings)
+			libraryCompile(b, profileSchema.file(), profile)
+		}
+	})
+	for _, tc := range []struct{ name, doc string }{
+		{"valid", "id: full\nlabel: Full\ninherits: [base, extra]\nstate_persistence: {auth.json: symlink, notes: discard}\n" +
+			"controls:\n  model: m\n  args: [--a, --b]\n  skills: [one, {id: two, references: [{file: r.md}]}]\n" +
+			"  append_system_prompt: [text, {file: p.md}, {repo_file: q.md}]\n  environment: {A: a}\n" +
+			"  pi: {model: p, allow_external_deepwork_jobs: true}\n  claude: {skills: [three]}\n"},
+		{"invalid", "id: Bad Id\ninherits: [ok, 3]\nstate_persistence: {auth.json: keep}\n" +
+			"controls:\n  args: [1]\n  skills: [{id: x, extra: 1}]\n  append_system_prompt: {file: 1}\n  pi: {allow_external_deepwork_jobs: yes}\n"},
+	} {
+		doc, err := parseYAML([]byte(tc.doc))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("validate-"+tc.name+"/validator", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s.validate(profileSchema, doc, "profile.yml")
+			}
+		})
+		b.Run("validate-"+tc.name+"/library", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s.libraryIssues(b, profileSchema, doc, "profile.yml")
+			}
+		})
+	}
+}
