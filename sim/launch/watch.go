@@ -21,7 +21,8 @@ const DefaultDebounce = 100 * time.Millisecond
 // named after the first input that changed. An input whose directory
 // cannot be watched is reported as upstream reports it. stop ends the
 // watch, dropping changes that have not been refreshed yet, and waits
-// for a refresh in progress, so that nothing refreshes once it returns.
+// for a refresh in progress, so that nothing refreshes once it returns;
+// the watcher itself closes after it returns.
 func (a *Agent) watch(s *sim.Session) (stop func()) {
 	if a.opts.NoWatch || len(s.WatchPaths) == 0 {
 		return func() {}
@@ -58,8 +59,21 @@ func (a *Agent) watch(s *sim.Session) (stop func()) {
 	}
 	done, finished := make(chan struct{}), make(chan struct{})
 	go func() {
+		// The watches are removed before stop returns, and the watcher is
+		// closed after: closing an inotify descriptor waits for the kernel
+		// to retire its watches (milliseconds, more on a busy machine; a
+		// process that exits with it open waits the same), so the close
+		// overlaps what the run does after the agent instead of
+		// preceding it.
+		defer func() { _ = w.Close() }()
 		defer close(finished)
-		defer w.Close()
+		defer func() {
+			for dir, err := range dirs {
+				if err == nil {
+					_ = w.Remove(dir)
+				}
+			}
+		}()
 		timer := time.NewTimer(time.Hour)
 		timer.Stop()
 		first := ""
