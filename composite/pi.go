@@ -128,10 +128,11 @@ func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 		{"--session-dir", m.SessionDirectory}, {"--prompt-template", m.PromptTemplate}, {"--system-prompt", m.SystemPrompt},
 	}
 	prompts, warnings := in.AppendPrompts(m)
-	skills, err := piSkillSources(in, c, m)
+	skills, skillWarnings, err := piSkillSources(in, c, m)
 	if err != nil {
 		return LaunchPlan{}, nil, err
 	}
+	warnings = append(warnings, skillWarnings...)
 	// n is a capacity only: any other count, or no slice made ahead,
 	// changes no argument, so mutants of this sum, of the flags counted
 	// and of the test of n are equivalent.

@@ -32,9 +32,11 @@ func (e *PiSkillError) Unwrap() error { return e.Err }
 // once: the bundled Outfitter skill, the string entries of the skills
 // merged for pi (a relative one resolved against the shared skill roots
 // of the profile layers when it names a skill there), then the skills
-// found in each profile folder's skills and cli_specific/pi/skills.
-func piSkillSources(in *Input, c *Composite, m Controls) ([]string, error) {
-	var out []string
+// found in each profile folder's skills and cli_specific/pi/skills. A
+// string entry declared by synced content only is left out, with a
+// warning, unless it lies in its checkout ([Input.syncedPath]).
+func piSkillSources(in *Input, c *Composite, m Controls) ([]string, []string, error) {
+	var out, warnings []string
 	add := func(s string) {
 		if !slices.Contains(out, s) {
 			out = append(out, s)
@@ -53,7 +55,14 @@ func piSkillSources(in *Input, c *Composite, m Controls) ([]string, error) {
 		}
 		src, err := piSkillSource(in.FS, s.Value, roots)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		id := skillIdentity(s, in.cwd())
+		if w := in.syncedPath("skill", s.Value, src, func(c *resolve.Controls) bool {
+			return slices.ContainsFunc(c.Skills, func(e resolve.Skill) bool { return skillIdentity(e, in.cwd()) == id })
+		}); w != "" {
+			warnings = append(warnings, w)
+			continue
 		}
 		add(src)
 	}
@@ -64,14 +73,14 @@ func piSkillSources(in *Input, c *Composite, m Controls) ([]string, error) {
 		} {
 			found, err := folderSkills(in.FS, f.dir, f.what)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			for _, s := range found {
 				add(s)
 			}
 		}
 	}
-	return out, nil
+	return out, warnings, nil
 }
 
 // sharedSkillRoots are the directories a relative skill entry may name a

@@ -1,0 +1,88 @@
+package composite_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/outfitter-go/vfsim/composite"
+	"github.com/outfitter-go/vfsim/resolve"
+)
+
+// syncedProfileWorld is syncedWorld with the profile eng's document
+// given: doc, with "<checkout>" standing for the repository checkout.
+func syncedProfileWorld(t *testing.T, local bool, doc string, entries map[string]string) (*composite.Run, string) {
+	t.Helper()
+	dir, err := resolve.SourceDirectory(home, syncedTeam)
+	must(t, err)
+	checkout := strings.TrimSuffix(dir, "/team")
+	folder := dir + "/eng"
+	if local {
+		folder = home + "/.outfitter/profiles/eng"
+	}
+	all := map[string]string{folder + "/profile.yml": strings.ReplaceAll(doc, "<checkout>", checkout)}
+	for k, v := range entries {
+		all[k] = v
+	}
+	fsys, w, _ := syncedWorld(t, local, all)
+	r, err := w.plan(t, fsys)
+	must(t, err)
+	return r, checkout
+}
+
+// argsAfter returns the values of each occurrence of flag in the run's
+// launch arguments, but for those in the composite (Outfitter's own).
+func argsAfter(r *composite.Run, flag string) []string {
+	var out []string
+	args := r.Plan.Args
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == flag && !strings.HasPrefix(args[i+1], r.Composite.Root+"/") {
+			out = append(out, args[i+1])
+		}
+	}
+	return out
+}
+
+// wantWarnings fails unless exactly the warnings containing each of want
+// are there, one each.
+func wantWarnings(t *testing.T, warnings []string, want ...string) {
+	t.Helper()
+	if len(warnings) != len(want) {
+		t.Errorf("warnings %q, want %d", warnings, len(want))
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(warnings, func(s string) bool { return strings.Contains(s, w) }) {
+			t.Errorf("warnings %q, want one containing %q", warnings, w)
+		}
+	}
+}
+
+// TestSyncedSkillPathsStayInTheCheckout: a skill path a synced profile
+// declares is passed to pi (--skill) only when it lies in the profile's
+// checkout or in the project (as a repo_file include may), links
+// resolved; one that leaves them (absolute, climbing out, or through a
+// link) is left out with a warning, as prompt includes are. The user's
+// own profile may name any path.
+func TestSyncedSkillPathsStayInTheCheckout(t *testing.T) {
+	t.Parallel()
+	doc := "id: eng\ncontrols:\n  skills:\n    - " + home + "/.ssh\n    - <checkout>/team/shared/own\n    - skills/linked\n    - ../../../../../.ssh\n    - tools/skill\n    - ./../h/.ssh/x\n"
+	entries := map[string]string{
+		home + "/.ssh/SKILL.md": "x",
+	}
+	dir, err := resolve.SourceDirectory(home, syncedTeam)
+	must(t, err)
+	entries[dir+"/shared/own/SKILL.md"] = "---\nname: own\n---\n"
+	entries[dir+"/skills/linked"] = "-> " + home + "/.ssh"
+	entries[project+"/tools/skill/SKILL.md"] = "x"
+	got, checkout := syncedProfileWorld(t, false, doc, entries)
+	if want := []string{checkout + "/team/shared/own", "tools/skill"}; !slices.Equal(argsAfter(got, "--skill"), want) {
+		t.Errorf("--skill %q, want %q", argsAfter(got, "--skill"), want)
+	}
+	wantWarnings(t, got.Warnings, "'"+home+"/.ssh'", "'skills/linked'", "'../../../../../.ssh'", "'./../h/.ssh/x'")
+
+	own, _ := syncedProfileWorld(t, true, "id: eng\ncontrols:\n  skills:\n    - "+home+"/.ssh\n", map[string]string{home + "/.ssh/SKILL.md": "x"})
+	if want := []string{home + "/.ssh"}; !slices.Equal(argsAfter(own, "--skill"), want) {
+		t.Errorf("the user's own profile: --skill %q, want %q", argsAfter(own, "--skill"), want)
+	}
+	wantWarnings(t, own.Warnings)
+}
