@@ -76,7 +76,7 @@ func (k schemaKind) file() string { return k.String() + ".schema.json" }
 // container before its members), with the validator's own order breaking
 // ties.
 func (s *schemaSet) validate(which schemaKind, doc any, file string) []*Issue {
-	verr := s.full[which].validate(plainValue(doc))
+	verr := s.full[which].validate(doc)
 	if verr == nil {
 		return nil
 	}

@@ -104,7 +104,7 @@ func typeOf(v any) jsonType {
 		return stringType
 	case []any:
 		return arrayType
-	case map[string]any:
+	case map[string]any, *Object:
 		return objectType
 	}
 	return invalidType
@@ -119,13 +119,15 @@ func ratOf(v any) (*big.Rat, bool) {
 // value JSON cannot hold.
 func jsonEquals(v1, v2 any) (bool, errorKind) {
 	switch v1 := v1.(type) {
-	case map[string]any:
-		v2, ok := v2.(map[string]any)
-		if !ok || len(v1) != len(v2) {
+	case *Object, map[string]any:
+		o1, _ := viewOf(v1)
+		o2, ok := viewOf(v2)
+		if !ok || o1.Len() != o2.Len() {
 			return false, nil
 		}
-		for k, val1 := range v1 {
-			val2, ok := v2[k]
+		for i := range o1.Len() {
+			k, val1 := o1.At(i)
+			val2, ok := o2.Get(k)
 			if !ok {
 				return false, nil
 			}
@@ -558,8 +560,9 @@ func checkNoCycle(root *checkNode) error {
 	return nil
 }
 
-// validate checks a plain document value (maps, slices, strings,
-// float64, bools, nil) and returns the error tree, nil when valid.
+// validate checks a document value (*Object or map, slices, strings,
+// float64, bools, nil) and returns the error tree, nil when valid. The
+// error kinds hold plain values (maps for objects), as the library's do.
 func (n *checkNode) validate(v any) *checkError {
 	return n.check(v, make([]string, 0, 8))
 }
@@ -588,7 +591,7 @@ func (n *checkNode) check(v any, loc []string) *checkError {
 		if k != nil {
 			return fail(k)
 		} else if !ok {
-			return fail(&kind.Const{Got: v, Want: *n.constVal})
+			return fail(&kind.Const{Got: plainValue(v), Want: *n.constVal})
 		}
 	}
 	if n.enum != nil {
@@ -605,7 +608,7 @@ func (n *checkNode) check(v any, loc []string) *checkError {
 			}
 		}
 		if !matched {
-			return fail(&kind.Enum{Got: v, Want: *n.enum})
+			return fail(&kind.Enum{Got: plainValue(v), Want: *n.enum})
 		}
 	}
 	var errs []*checkError
@@ -626,39 +629,10 @@ func (n *checkNode) check(v any, loc []string) *checkError {
 		}
 	}
 	switch v := v.(type) {
+	case *Object:
+		n.checkObject(v, loc, fail, add)
 	case map[string]any:
-		if n.minProperties != nil && len(v) < *n.minProperties {
-			add(fail(&kind.MinProperties{Got: len(v), Want: *n.minProperties}))
-		}
-		if n.maxProperties != nil && len(v) > *n.maxProperties {
-			add(fail(&kind.MaxProperties{Got: len(v), Want: *n.maxProperties}))
-		}
-		var missing []string
-		for _, p := range n.required {
-			if _, ok := v[p]; !ok {
-				missing = append(missing, p)
-			}
-		}
-		if missing != nil {
-			add(fail(&kind.Required{Missing: missing}))
-		}
-		var additional []string
-		for p, pv := range v {
-			if s, ok := n.properties[p]; ok {
-				add(s.check(pv, append(loc, p)))
-			} else if n.additional != nil {
-				if b := n.additional.boolean; b != nil {
-					if !*b {
-						additional = append(additional, p)
-					}
-				} else {
-					add(n.additional.check(pv, append(loc, p)))
-				}
-			}
-		}
-		if len(additional) > 0 {
-			add(fail(&kind.AdditionalProperties{Properties: additional}))
-		}
+		n.checkObject(newMapView(v), loc, fail, add)
 	case []any:
 		if n.minItems != nil && len(v) < *n.minItems {
 			add(fail(&kind.MinItems{Got: len(v), Want: *n.minItems}))
@@ -786,6 +760,84 @@ func (n *checkNode) check(v any, loc []string) *checkError {
 	e := fail(&kind.Group{})
 	e.causes = errs
 	return e
+}
+
+// objectView is what the validator reads of an object: a document's
+// *Object, or a plain map (mapView).
+type objectView interface {
+	Len() int
+	At(i int) (key string, value any)
+	Get(key string) (any, bool)
+	Has(key string) bool
+}
+
+// viewOf returns v as an objectView when it is an object.
+func viewOf(v any) (objectView, bool) {
+	switch v := v.(type) {
+	case *Object:
+		return v, true
+	case map[string]any:
+		return newMapView(v), true
+	}
+	return nil, false
+}
+
+// mapView is a plain map as an objectView, its keys in byte order.
+type mapView struct {
+	m    map[string]any
+	keys []string
+}
+
+func newMapView(m map[string]any) mapView {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return mapView{m: m, keys: keys}
+}
+
+func (m mapView) Len() int                   { return len(m.keys) }
+func (m mapView) At(i int) (string, any)     { return m.keys[i], m.m[m.keys[i]] }
+func (m mapView) Get(key string) (any, bool) { v, ok := m.m[key]; return v, ok }
+func (m mapView) Has(key string) bool        { _, ok := m.m[key]; return ok }
+
+// checkObject evaluates the object keywords of n on v at loc, in the
+// library's order.
+func (n *checkNode) checkObject(v objectView, loc []string, fail func(errorKind) *checkError, add func(*checkError)) {
+	if n.minProperties != nil && v.Len() < *n.minProperties {
+		add(fail(&kind.MinProperties{Got: v.Len(), Want: *n.minProperties}))
+	}
+	if n.maxProperties != nil && v.Len() > *n.maxProperties {
+		add(fail(&kind.MaxProperties{Got: v.Len(), Want: *n.maxProperties}))
+	}
+	var missing []string
+	for _, p := range n.required {
+		if !v.Has(p) {
+			missing = append(missing, p)
+		}
+	}
+	if missing != nil {
+		add(fail(&kind.Required{Missing: missing}))
+	}
+	var additional []string
+	for i := range v.Len() {
+		p, pv := v.At(i)
+		if s, ok := n.properties[p]; ok {
+			add(s.check(pv, append(loc, p)))
+		} else if n.additional != nil {
+			if b := n.additional.boolean; b != nil {
+				if !*b {
+					additional = append(additional, p)
+				}
+			} else {
+				add(n.additional.check(pv, append(loc, p)))
+			}
+		}
+	}
+	if len(additional) > 0 {
+		add(fail(&kind.AdditionalProperties{Properties: additional}))
+	}
 }
 
 // isInteger reports whether a number is integral, as the library reads it.
