@@ -86,3 +86,41 @@ func TestSyncedSkillPathsStayInTheCheckout(t *testing.T) {
 	}
 	wantWarnings(t, own.Warnings)
 }
+
+// TestSyncedExtensionPathsStayInTheCheckout: an extension path a synced
+// profile declares is passed to pi (--extension) only when it lies in the
+// profile's checkout or in the project, links resolved; one that leaves
+// them (absolute, file:, climbing out of the working directory, or
+// through a link) is left out with a warning. npm and git sources are not
+// paths and pass; the user's own profile may name any path.
+func TestSyncedExtensionPathsStayInTheCheckout(t *testing.T) {
+	t.Parallel()
+	dir, err := resolve.SourceDirectory(home, syncedTeam)
+	must(t, err)
+	doc := "id: eng\ncontrols:\n  pi:\n    extensions:\n      - " + home + "/.ssh/evil.js\n" +
+		"      - <checkout>/team/ext/own.js\n      - <checkout>/team/ext/linked.js\n      - file:" + home + "/.ssh/evil.js\n" +
+		"      - ./tool.js\n      - ./../h/.ssh/evil2.js\n      - npm:pi-subagents@2\n      - github:acme/ext\n  extensions:\n    - ../h/.ssh/other.js\n"
+	entries := map[string]string{
+		home + "/.ssh/evil.js": "x",
+		project + "/tool.js":   "x",
+		dir + "/ext/own.js":    "x",
+		dir + "/ext/linked.js": "-> " + home + "/.ssh/evil.js",
+	}
+	got, checkout := syncedProfileWorld(t, false, doc, entries)
+	// The git source is its checkout in the extension cache.
+	gitDir := home + "/.outfitter/cache/extensions/git/"
+	ext := argsAfter(got, "--extension")
+	if n := len(ext); n > 0 && strings.HasPrefix(ext[n-1], gitDir) {
+		ext[n-1] = gitDir + "…"
+	}
+	if want := []string{checkout + "/team/ext/own.js", "./tool.js", "npm:pi-subagents@2", gitDir + "…"}; !slices.Equal(ext, want) {
+		t.Errorf("--extension %q, want %q", ext, want)
+	}
+	wantWarnings(t, got.Warnings, "'"+home+"/.ssh/evil.js'", "'"+checkout+"/team/ext/linked.js'", "'file:"+home+"/.ssh/evil.js'", "'./../h/.ssh/evil2.js'", "'../h/.ssh/other.js'")
+
+	own, _ := syncedProfileWorld(t, true, "id: eng\ncontrols:\n  extensions:\n    - "+home+"/.ssh/evil.js\n", map[string]string{home + "/.ssh/evil.js": "x"})
+	if want := []string{home + "/.ssh/evil.js"}; !slices.Equal(argsAfter(own, "--extension"), want) {
+		t.Errorf("the user's own profile: --extension %q, want %q", argsAfter(own, "--extension"), want)
+	}
+	wantWarnings(t, own.Warnings)
+}
