@@ -38,11 +38,11 @@ var claudeDeclarations = []Declaration{
 
 // Compose plans Claude's composite (§1.10).
 func (a Claude) Compose(in *Input) (*Composite, []string, error) {
-	merged := in.Controls()
+	sessions, warning := in.sessionDirectory(in.Controls())
 	paths, err := in.StatePaths(claudeDeclarations, StateSources{
 		Override: func(key string) string {
-			if key == "projects/" && merged.SessionDirectory != nil {
-				return *merged.SessionDirectory
+			if key == "projects/" && sessions != nil {
+				return *sessions
 			}
 			return ""
 		},
@@ -57,7 +57,11 @@ func (a Claude) Compose(in *Input) (*Composite, []string, error) {
 		return nil, nil, err
 	}
 	c.Files = append(c.Files, plugin...)
-	return c, in.Unsupported(claudeSupported, claudeSupported), nil
+	warnings := in.Unsupported(claudeSupported, claudeSupported)
+	if warning != "" {
+		warnings = append(warnings, warning)
+	}
+	return c, warnings, nil
 }
 
 // claudeSupported lists the control keys Claude translates, generic and in

@@ -120,14 +120,18 @@ var piBlockControls = append(slices.Clone(genericControls), "allow_external_deep
 // Launch builds pi's launch plan (§3.3).
 func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 	m := in.Controls()
+	sessions, sessionWarning := in.sessionDirectory(m)
 	flags := [...]struct {
 		name string
 		v    *string
 	}{
 		{"--model", m.Model}, {"--provider", m.Provider}, {"--thinking", m.Thinking},
-		{"--session-dir", m.SessionDirectory}, {"--prompt-template", m.PromptTemplate}, {"--system-prompt", m.SystemPrompt},
+		{"--session-dir", sessions}, {"--prompt-template", m.PromptTemplate}, {"--system-prompt", m.SystemPrompt},
 	}
 	prompts, warnings := in.AppendPrompts(m)
+	if sessionWarning != "" {
+		warnings = append(warnings, sessionWarning)
+	}
 	skills, skillWarnings, err := piSkillSources(in, c, m)
 	if err != nil {
 		return LaunchPlan{}, nil, err

@@ -63,3 +63,21 @@ func (in *Input) syncedPath(what, name, resolved string, declares func(c *resolv
 	}
 	return fmt.Sprintf("%s %s '%s' of a synced profile is left out: %s.", in.Agent, what, resolve.Quote(name), err)
 }
+
+// sessionDirectory returns the session_directory of the merged controls
+// m that the agent is given, and a warning when it is not used: a value
+// that only synced profiles declare decides where the agent writes its
+// sessions, which synced content never chooses (as a synced settings file
+// sets no cache_directory), inside its checkout or out of it. The agent
+// then keeps its sessions where it would without one (Claude's projects/
+// in its profile-owned or native source, pi's in the composite).
+func (in *Input) sessionDirectory(m Controls) (*string, string) {
+	if m.SessionDirectory == nil {
+		return nil, ""
+	}
+	v := *m.SessionDirectory
+	if in.syncedCheckouts(func(c *resolve.Controls) bool { return c.SessionDirectory != nil && *c.SessionDirectory == v }) == nil {
+		return m.SessionDirectory, ""
+	}
+	return nil, fmt.Sprintf("%s session_directory '%s' of a synced profile is not used: synced content does not choose where the agent writes.", in.Agent, resolve.Quote(v))
+}

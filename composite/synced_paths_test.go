@@ -10,8 +10,9 @@ import (
 )
 
 // syncedProfileWorld is syncedWorld with the profile eng's document
-// given: doc, with "<checkout>" standing for the repository checkout.
-func syncedProfileWorld(t *testing.T, local bool, doc string, entries map[string]string) (*composite.Run, string) {
+// given: doc, with "<checkout>" standing for the repository checkout; it
+// plans a run of agent ("" for pi).
+func syncedProfileWorld(t *testing.T, agent string, local bool, doc string, entries map[string]string) (*composite.Run, string) {
 	t.Helper()
 	dir, err := resolve.SourceDirectory(home, syncedTeam)
 	must(t, err)
@@ -25,6 +26,7 @@ func syncedProfileWorld(t *testing.T, local bool, doc string, entries map[string
 		all[k] = v
 	}
 	fsys, w, _ := syncedWorld(t, local, all)
+	w.agent = agent
 	r, err := w.plan(t, fsys)
 	must(t, err)
 	return r, checkout
@@ -74,13 +76,13 @@ func TestSyncedSkillPathsStayInTheCheckout(t *testing.T) {
 	entries[dir+"/shared/own/SKILL.md"] = "---\nname: own\n---\n"
 	entries[dir+"/skills/linked"] = "-> " + home + "/.ssh"
 	entries[project+"/tools/skill/SKILL.md"] = "x"
-	got, checkout := syncedProfileWorld(t, false, doc, entries)
+	got, checkout := syncedProfileWorld(t, "", false, doc, entries)
 	if want := []string{checkout + "/team/shared/own", "tools/skill"}; !slices.Equal(argsAfter(got, "--skill"), want) {
 		t.Errorf("--skill %q, want %q", argsAfter(got, "--skill"), want)
 	}
 	wantWarnings(t, got.Warnings, "'"+home+"/.ssh'", "'skills/linked'", "'../../../../../.ssh'", "'./../h/.ssh/x'")
 
-	own, _ := syncedProfileWorld(t, true, "id: eng\ncontrols:\n  skills:\n    - "+home+"/.ssh\n", map[string]string{home + "/.ssh/SKILL.md": "x"})
+	own, _ := syncedProfileWorld(t, "", true, "id: eng\ncontrols:\n  skills:\n    - "+home+"/.ssh\n", map[string]string{home + "/.ssh/SKILL.md": "x"})
 	if want := []string{home + "/.ssh"}; !slices.Equal(argsAfter(own, "--skill"), want) {
 		t.Errorf("the user's own profile: --skill %q, want %q", argsAfter(own, "--skill"), want)
 	}
@@ -106,7 +108,7 @@ func TestSyncedExtensionPathsStayInTheCheckout(t *testing.T) {
 		dir + "/ext/own.js":    "x",
 		dir + "/ext/linked.js": "-> " + home + "/.ssh/evil.js",
 	}
-	got, checkout := syncedProfileWorld(t, false, doc, entries)
+	got, checkout := syncedProfileWorld(t, "", false, doc, entries)
 	// The git source is its checkout in the extension cache.
 	gitDir := home + "/.outfitter/cache/extensions/git/"
 	ext := argsAfter(got, "--extension")
@@ -118,9 +120,43 @@ func TestSyncedExtensionPathsStayInTheCheckout(t *testing.T) {
 	}
 	wantWarnings(t, got.Warnings, "'"+home+"/.ssh/evil.js'", "'"+checkout+"/team/ext/linked.js'", "'file:"+home+"/.ssh/evil.js'", "'./../h/.ssh/evil2.js'", "'../h/.ssh/other.js'")
 
-	own, _ := syncedProfileWorld(t, true, "id: eng\ncontrols:\n  extensions:\n    - "+home+"/.ssh/evil.js\n", map[string]string{home + "/.ssh/evil.js": "x"})
+	own, _ := syncedProfileWorld(t, "", true, "id: eng\ncontrols:\n  extensions:\n    - "+home+"/.ssh/evil.js\n", map[string]string{home + "/.ssh/evil.js": "x"})
 	if want := []string{home + "/.ssh/evil.js"}; !slices.Equal(argsAfter(own, "--extension"), want) {
 		t.Errorf("the user's own profile: --extension %q, want %q", argsAfter(own, "--extension"), want)
 	}
 	wantWarnings(t, own.Warnings)
+}
+
+// TestSyncedSessionDirectoryIsNotUsed: a session_directory only synced
+// profiles declare decides where the agent writes its sessions, which
+// synced content never chooses (as a synced settings file sets no
+// cache_directory): it is not used, with a warning, whether it leads out
+// of the checkout or into it. Claude's projects/ keeps the source it has
+// without it (~/.claude/projects here), and pi gets no --session-dir.
+// The user's own profile sets it as upstream does.
+func TestSyncedSessionDirectoryIsNotUsed(t *testing.T) {
+	t.Parallel()
+	for _, dir := range []string{home + "/.ssh", "<checkout>/sessions", "./sessions"} {
+		doc := "id: eng\ncontrols:\n  session_directory: " + dir + "\n"
+		claude, _ := syncedProfileWorld(t, "claude", false, doc, nil)
+		if got, want := sourceOf(claude, "projects/").SourcePath, home+"/.claude/projects"; got != want {
+			t.Errorf("session_directory %s: claude's projects/ source = %s, want %s", dir, got, want)
+		}
+		wantWarnings(t, claude.Warnings, "session_directory")
+		pi, _ := syncedProfileWorld(t, "", false, doc, nil)
+		if got := argsAfter(pi, "--session-dir"); len(got) != 0 {
+			t.Errorf("session_directory %s: pi --session-dir %q, want none", dir, got)
+		}
+		wantWarnings(t, pi.Warnings, "session_directory")
+	}
+	doc := "id: eng\ncontrols:\n  session_directory: " + home + "/sessions\n"
+	claude, _ := syncedProfileWorld(t, "claude", true, doc, nil)
+	if got, want := sourceOf(claude, "projects/").SourcePath, home+"/sessions"; got != want {
+		t.Errorf("the user's own profile: claude's projects/ source = %s, want %s", got, want)
+	}
+	wantWarnings(t, claude.Warnings)
+	pi, _ := syncedProfileWorld(t, "", true, doc, nil)
+	if got, want := argsAfter(pi, "--session-dir"), []string{home + "/sessions"}; !slices.Equal(got, want) {
+		t.Errorf("the user's own profile: pi --session-dir %q, want %q", got, want)
+	}
 }

@@ -149,6 +149,8 @@ func model(w proptest.World, r proptest.Run) runModel {
 	overrides := map[string]string{}
 	var c proptest.Controls
 	var folders []string
+	// A session_directory that only synced profiles declare is not used.
+	ownSessions, syncedSessions := map[string]bool{}, map[string]bool{}
 	for _, id := range stack {
 		for _, i := range defs[id] {
 			p := w.Profiles[i]
@@ -156,6 +158,13 @@ func model(w proptest.World, r proptest.Run) runModel {
 				overrides[rule.Key] = rule.Strategy
 			}
 			c = mergeControls(c, p.Controls)
+			if v := p.Controls.SessionDir; v != "" {
+				if p.Loc == proptest.LocRemote {
+					syncedSessions[v] = syncedSessions[v] || !ownSessions[v]
+				} else {
+					ownSessions[v], syncedSessions[v] = true, false
+				}
+			}
 			if !p.Flat {
 				folders = append(folders, p.Folder())
 			}
@@ -183,6 +192,10 @@ func model(w proptest.World, r proptest.Run) runModel {
 		if c.ClaudeProvider != "" {
 			m.prelaunch = append(m.prelaunch, "claude adapter cannot translate requested control 'claude.provider'.")
 		}
+	}
+	if syncedSessions[c.SessionDir] {
+		m.prelaunch = append(m.prelaunch, fmt.Sprintf("%s session_directory '%s' of a synced profile is not used: synced content does not choose where the agent writes.", m.agent, c.SessionDir))
+		c.SessionDir = ""
 	}
 	if r.Strict && len(m.prelaunch) > 0 {
 		return m

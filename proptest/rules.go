@@ -214,12 +214,14 @@ var rules = []Divergent{
 			"profile sources anywhere, and synced profiles may link or include files outside their checkout. " +
 			"vfsim refuses such a run before anything is written, naming the file and the rule, and leaves out, " +
 			"with a warning, a synced profile's prompt include outside its checkout (a relative file include " +
-			"resolves inside the checkout, where upstream resolves it against home/.outfitter) (a deliberate " +
+			"resolves inside the checkout, where upstream resolves it against home/.outfitter), and does not use " +
+			"a synced profile's session_directory (Claude's projects/ keeps its own source, pi gets no " +
+			"--session-dir) (a deliberate " +
 			"deviation, resolve's package doc and the README: what arrives by sync stays inside its checkout).",
 		Deviation:   true,
 		ownsDurable: true,
 		explains: func(x *explainer, d Divergence) bool {
-			if syncedInclude(d) {
+			if syncedInclude(d) || syncedSession(d) || x.sessionFollows(d) {
 				return true
 			}
 			// A refused run wrote nothing durable: every durable
@@ -411,6 +413,53 @@ var syncedIncludeWarning = regexp.MustCompile(`Prompt (file|repo_file) include '
 // include that vfsim does not read.
 func syncedInclude(d Divergence) bool {
 	return isWarnings(d) && syncedIncludeWarning.MatchString(message(d))
+}
+
+// syncedSession reports whether d is the warning of a synced profile's
+// session_directory that vfsim does not use.
+func syncedSession(d Divergence) bool {
+	return isWarnings(d) && strings.Contains(message(d), syncedSessionWarning)
+}
+
+// syncedSessionWarning is the end of the warning of a synced profile's
+// session_directory that vfsim does not use.
+const syncedSessionWarning = "of a synced profile is not used: synced content does not choose where the agent writes"
+
+// sessionFollows reports whether d follows from a synced profile's
+// session_directory that vfsim did not use in a run of the world: pi's
+// --session-dir missing, Claude's projects/ linked to another source, and
+// the durable directories either source made.
+func (x *explainer) sessionFollows(d Divergence) bool {
+	// The warning is in the run's report (it is a divergence too unless
+	// upstream's warnings of the run were not compared).
+	inRun := func(run int) bool {
+		if run < 0 || run >= len(x.rep.Runs) {
+			return false
+		}
+		return slices.ContainsFunc(x.rep.Runs[run].Warnings, func(w string) bool { return strings.Contains(w, syncedSessionWarning) })
+	}
+	switch {
+	case d.Field == "args" && d.Key == "--session-dir", d.Field == "composite" && d.Key == "projects/target":
+		return inRun(d.Run)
+	case d.Field != "durable":
+		return false
+	}
+	key, _, _ := strings.Cut(d.Key, " ") // the fixture path, then the change
+	for _, o := range x.divs {
+		if o.Field != "composite" || o.Key != "projects/target" || !inRun(o.Run) {
+			continue
+		}
+		for _, t := range []string{unquote(o.Upstream), unquote(o.Ours)} {
+			t = strings.NewReplacer("<home>", "home", "<project>", "project").Replace(t)
+			if !strings.HasPrefix(t, "home/") && !strings.HasPrefix(t, "project/") {
+				t = vfs.Join("project", t)
+			}
+			if key == t || strings.HasPrefix(t, key+"/") || strings.HasPrefix(key, t+"/") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameYAML reports whether two YAML texts hold the same data as

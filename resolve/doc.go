@@ -124,12 +124,12 @@
 // cache_directory and declares no local profile source outside its
 // checkout (issues); a synced profile's include root is found inside its
 // checkout; a path a synced profile declares for the agent to read (a
-// skill, an extension) is passed on only when it lies inside its checkout or the
-// project; and the agent's writes to a synced profile's state sources go
-// to their copies under home/.outfitter/state ([SyncedState]). Every
-// document is read through [ReadDocument], never more than
-// [MaxDocumentBytes]+1 bytes of it, and names in messages are quoted
-// ([Quote]).
+// skill, an extension) is passed on only when it lies inside its
+// checkout or the project, and its session_directory is not used; and
+// the agent's writes to a synced profile's state sources go to their
+// copies under home/.outfitter/state ([SyncedState]). Every document is
+// read through [ReadDocument], never more than [MaxDocumentBytes]+1
+// bytes of it, and names in messages are quoted ([Quote]).
 //
 // # Concurrency
 //

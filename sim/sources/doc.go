@@ -24,7 +24,9 @@
 // skill lying in it, whoever declared it, may read only inside its own
 // checkout (and, through repo_file, inside the project), links resolved;
 // a synced settings file sets no cache_directory and declares no local
-// source outside its checkout; and the agent's writes never land in a
+// source outside its checkout; a skill or extension path a synced profile
+// declares reaches the agent only inside its checkout or the project, and
+// its session_directory is not used; and the agent's writes never land in a
 // checkout: a synced profile's state source is its copy under
 // home/.outfitter/state (resolve.SyncedState), and [Sync] moves what an
 // earlier version let the agent write into a checkout there before it
