@@ -89,6 +89,10 @@ func (a Claude) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 		args = append(args, "--append-system-prompt", p)
 	}
 	for _, e := range m.Extensions {
+		if w := syncedExtension(in, e); w != "" {
+			warnings = append(warnings, w)
+			continue
+		}
 		args = append(args, "--plugin-dir", e)
 	}
 	args = append(args, m.Args...)

@@ -159,7 +159,7 @@ func (p Pi) Launch(in *Input, c *Composite) (LaunchPlan, []string, error) {
 		args = append(args, "--append-system-prompt", pr)
 	}
 	for _, e := range m.Extensions {
-		if w := piSyncedExtension(in, e); w != "" {
+		if w := syncedExtension(in, e); w != "" {
 			warnings = append(warnings, w)
 			continue
 		}
@@ -418,27 +418,6 @@ func configuredEntries(v any) bool {
 		return !present && v.Len() > 0
 	}
 	return false
-}
-
-// piSyncedExtension applies the rule of synced content to an extension
-// entry that is a path (not an npm or git source, which pi fetches):
-// declared by synced profiles only, it must lie in their checkout, links
-// resolved ([Input.syncedPath]); it returns the warning that leaves it
-// out, or "". A file: entry names the path after the prefix.
-func piSyncedExtension(in *Input, e string) string {
-	id := extensionIdentity(e, in.cwd())
-	if strings.HasPrefix(id, "npm:") || strings.HasPrefix(id, "git:") {
-		return ""
-	}
-	name := jsstack.Trim(e)
-	if rest, ok := strings.CutPrefix(name, "file://"); ok {
-		name = rest
-	} else {
-		name = strings.TrimPrefix(name, "file:")
-	}
-	return in.syncedPath("extension", e, name, func(c *resolve.Controls) bool {
-		return slices.ContainsFunc(c.Extensions, func(x string) bool { return extensionIdentity(x, in.cwd()) == id })
-	})
 }
 
 // piExtensionSource maps a git extension source to its cache checkout.

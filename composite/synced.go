@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strings"
+
+	"github.com/outfitter-go/vfsim/internal/jsstack"
 
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
@@ -80,4 +83,26 @@ func (in *Input) sessionDirectory(m Controls) (*string, string) {
 		return m.SessionDirectory, ""
 	}
 	return nil, fmt.Sprintf("%s session_directory '%s' of a synced profile is not used: synced content does not choose where the agent writes.", in.Agent, resolve.Quote(v))
+}
+
+// syncedExtension applies the rule of synced content to an extension
+// entry (pi's --extension, Claude's --plugin-dir) that is a path, not an
+// npm or git source (which pi fetches): declared by synced profiles only,
+// it must lie in their checkout or the project, links resolved
+// ([Input.syncedPath]); it returns the warning that leaves it out, or "".
+// A file: entry names the path after the prefix.
+func syncedExtension(in *Input, e string) string {
+	id := extensionIdentity(e, in.cwd())
+	if strings.HasPrefix(id, "npm:") || strings.HasPrefix(id, "git:") {
+		return ""
+	}
+	name := jsstack.Trim(e)
+	if rest, ok := strings.CutPrefix(name, "file://"); ok {
+		name = rest
+	} else {
+		name = strings.TrimPrefix(name, "file:")
+	}
+	return in.syncedPath("extension", e, name, func(c *resolve.Controls) bool {
+		return slices.ContainsFunc(c.Extensions, func(x string) bool { return extensionIdentity(x, in.cwd()) == id })
+	})
 }

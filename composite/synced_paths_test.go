@@ -160,3 +160,17 @@ func TestSyncedSessionDirectoryIsNotUsed(t *testing.T) {
 		t.Errorf("the user's own profile: pi --session-dir %q, want %q", got, want)
 	}
 }
+
+// TestSyncedPluginDirsStayInTheCheckout: Claude's --plugin-dir, the
+// extensions of its controls, follows the rule pi's --extension follows.
+func TestSyncedPluginDirsStayInTheCheckout(t *testing.T) {
+	t.Parallel()
+	dir, err := resolve.SourceDirectory(home, syncedTeam)
+	must(t, err)
+	doc := "id: eng\ncontrols:\n  extensions:\n    - " + home + "/.ssh\n    - <checkout>/team/plugin\n    - plugins/local\n"
+	got, checkout := syncedProfileWorld(t, "claude", false, doc, map[string]string{dir + "/plugin/x": "x", home + "/.ssh/x": "x"})
+	if want := []string{checkout + "/team/plugin", "plugins/local"}; !slices.Equal(argsAfter(got, "--plugin-dir"), want) {
+		t.Errorf("--plugin-dir %q, want %q", argsAfter(got, "--plugin-dir"), want)
+	}
+	wantWarnings(t, got.Warnings, "'"+home+"/.ssh'")
+}
