@@ -122,6 +122,50 @@ var (
 // inheritance cycle.
 var mistakes = []string{"break_profile", "break_profile", "break_settings", "schema", "control", "settings", "bad_id", "cycle"}
 
+// renameProfile gives the i-th definition a new id; when no other
+// definition keeps the old one, the parents and default profiles that
+// named it follow, so that a rename is an unusual spelling, not a
+// missing profile. An id that YAML reads as a number ("0") is not
+// followed: written plain, a reference to it would be a number.
+func renameProfile(w *World, i int, id string) {
+	old := w.Profiles[i].ID
+	w.Profiles[i].ID = id
+	if strings.Trim(id, "0123456789") == "" {
+		return
+	}
+	for j, p := range w.Profiles {
+		if j != i && p.ID == old {
+			return
+		}
+	}
+	for j := range w.Profiles {
+		p := &w.Profiles[j]
+		if slices.Contains(p.Inherits, old) {
+			p.Inherits = slices.Clone(p.Inherits)
+			for k, parent := range p.Inherits {
+				if parent == old {
+					p.Inherits[k] = id
+				}
+			}
+		}
+	}
+	for _, l := range w.Layers() {
+		if s := w.Settings(l); s.DefaultProfile == old {
+			s.DefaultProfile = id
+		}
+	}
+}
+
+// shapeLoc draws the source of a profile of a deep or wide world: the
+// first definition's most of the time, so that the chain is found where
+// the default profile is, else any.
+func shapeLoc(t *rapid.T, w *World, label string) Loc {
+	if oneIn(t, label+" elsewhere", 4) {
+		return rapid.SampledFrom(biasedLocs).Draw(t, label)
+	}
+	return w.Profiles[0].Loc
+}
+
 // widen adds to a drawn world what users who make mistakes and spell
 // things unusually write: spelled files and values, unusual ids, deep and
 // wide inheritance, and now and then one mistake.
@@ -130,7 +174,7 @@ func widen(t *rapid.T, w *World) {
 	case "deep":
 		n := rapid.IntRange(5, 12).Draw(t, "depth")
 		for i := 1; i <= n; i++ {
-			p := Profile{Loc: rapid.SampledFrom(biasedLocs).Draw(t, "deep_loc"), ID: fmt.Sprintf("lvl%02d", i)}
+			p := Profile{Loc: shapeLoc(t, w, "deep_loc"), ID: fmt.Sprintf("lvl%02d", i)}
 			if i > 1 {
 				p.Inherits = []string{fmt.Sprintf("lvl%02d", i-1)}
 			}
@@ -145,7 +189,7 @@ func widen(t *rapid.T, w *World) {
 		n := rapid.IntRange(20, 40).Draw(t, "width")
 		var ids []string
 		for i := 1; i <= n; i++ {
-			p := Profile{Loc: rapid.SampledFrom(biasedLocs).Draw(t, "wide_loc"), Flat: oneIn(t, "wide_flat", 3), ID: fmt.Sprintf("w%02d", i)}
+			p := Profile{Loc: shapeLoc(t, w, "wide_loc"), Flat: oneIn(t, "wide_flat", 3), ID: fmt.Sprintf("w%02d", i)}
 			if i > 1 && oneIn(t, "wide_parent", 3) {
 				p.Inherits = []string{ids[rapid.IntRange(0, len(ids)-1).Draw(t, "wide_parent_index")]}
 			}
@@ -159,7 +203,7 @@ func widen(t *rapid.T, w *World) {
 		p := &w.Profiles[i]
 		label := fmt.Sprintf("profile %d", i)
 		if i > 0 && oneIn(t, "unusual_id "+label, 12) {
-			p.ID = rapid.SampledFrom(unusualIDs).Draw(t, "unusual_id")
+			renameProfile(w, i, rapid.SampledFrom(unusualIDs).Draw(t, "unusual_id"))
 		}
 		if oneIn(t, "spelled_value "+label, 6) {
 			key := rapid.SampledFrom([]string{"label", "description"}).Draw(t, "spelled_key")
@@ -178,7 +222,7 @@ func widen(t *rapid.T, w *World) {
 		}
 		s.Text = textGen(t, "settings "+string(l))
 	}
-	if !oneIn(t, "mistake", 7) {
+	if !oneIn(t, "mistake", 16) {
 		return
 	}
 	p := &w.Profiles[rapid.IntRange(0, len(w.Profiles)-1).Draw(t, "mistaken_profile")]

@@ -59,9 +59,20 @@ var (
 	}
 )
 
-// weightedStateKeys favours the keys both adapters declare, so that most
-// state_persistence maps are valid for the agent that runs them.
-var weightedStateKeys = append(weighted([]string{"settings.json", "plugins/", "unknown"}, 3), UpstreamStateKeys...)
+// commonStateKeys are the state_persistence keys both adapters declare.
+var commonStateKeys = []string{"settings.json", "plugins/", "unknown"}
+
+// stateKeyGen draws a state_persistence key: one both adapters declare
+// most of the time, so that most maps are valid for the agent that runs
+// them, and one in fourteen any of [UpstreamStateKeys].
+func stateKeyGen() *rapid.Generator[string] {
+	return rapid.Custom(func(t *rapid.T) string {
+		if oneIn(t, "any_state_key", 14) {
+			return rapid.SampledFrom(UpstreamStateKeys).Draw(t, "any_key")
+		}
+		return rapid.SampledFrom(commonStateKeys).Draw(t, "common_key")
+	})
+}
 
 // strategyFor draws a strategy for a state key: one the adapters allow for
 // it most of the time, any strategy now and then.
@@ -86,35 +97,57 @@ func strategyFor(t *rapid.T, key string) string {
 	return rapid.SampledFrom(allowed).Draw(t, "allowed_strategy")
 }
 
-// Templates are control strings with Outfitter template markers (and one
-// without), rendered wherever they land in a generated file.
-// The ones that can fail to render (a custom setting or default profile
-// the world may lack, an unknown variable) come last and are drawn less.
-var templates = weighted([]string{
-	"Review carefully.",
-	"Agent [[= outfitter.agent ]] runs [[= outfitter.profile.id ]]",
-	"[[% if outfitter.agent == 'pi' %]]pi mode[[% else %]]other mode[[% endif %]]",
-	"Root [[= outfitter.project.root ]]",
-	"Team [[= outfitter.custom_settings.team ]]",
-	"Default [[= outfitter.settings.default_profile ]]",
-	"Missing [[= outfitter.nothing.here ]]",
-	"Upper [[= outfitter.agent | upcase ]]",
-	"Joined [[= outfitter.profile.id | append: '-x' ]]",
-	"[[% for k in outfitter.custom_settings %]][[= k ]],[[% endfor %]]",
-	"Literal [[ not a tag ]] here",
-	"Broken [[= outfitter.agent",
-	"[[% if outfitter.agent == 'pi' %]]never closed",
-	"Filter [[= outfitter.agent | nosuchfilter ]]",
-	"[[%- if true -%]] trimmed [[%- endif -%]]",
-}, 4)
+// safeTemplates are control strings with Outfitter template markers (and
+// one without) that render in every world, wherever they land in a
+// generated file; riskyTemplates can fail to render (a custom setting or
+// default profile the world may lack, an unknown variable, a malformed
+// tag, an unknown filter) or are spelled unusually (a literal "[[", a loop
+// over a mapping).
+var (
+	safeTemplates = []string{
+		"Review carefully.",
+		"Agent [[= outfitter.agent ]] runs [[= outfitter.profile.id ]]",
+		"[[% if outfitter.agent == 'pi' %]]pi mode[[% else %]]other mode[[% endif %]]",
+		"Root [[= outfitter.project.root ]]",
+		"Upper [[= outfitter.agent | upcase ]]",
+		"Joined [[= outfitter.profile.id | append: '-x' ]]",
+		"[[%- if true -%]] trimmed [[%- endif -%]]",
+	}
+	riskyTemplates = []string{
+		"Team [[= outfitter.custom_settings.team ]]",
+		"Default [[= outfitter.settings.default_profile ]]",
+		"Missing [[= outfitter.nothing.here ]]",
+		"[[% for k in outfitter.custom_settings %]][[= k ]],[[% endfor %]]",
+		"Literal [[ not a tag ]] here",
+		"Broken [[= outfitter.agent",
+		"[[% if outfitter.agent == 'pi' %]]never closed",
+		"Filter [[= outfitter.agent | nosuchfilter ]]",
+	}
+)
+
+// template draws a control string: one in eight a risky one.
+func template(t *rapid.T, label string) string {
+	if oneIn(t, label+" risky", 8) {
+		return rapid.SampledFrom(riskyTemplates).Draw(t, label+" risky_template")
+	}
+	return rapid.SampledFrom(safeTemplates).Draw(t, label+" template")
+}
 
 // skillDoc returns a SKILL.md for a catalog skill: valid (most often), a
 // name that differs from the directory, an invalid name, no frontmatter,
-// or a reference to a document.
-func skillDoc(t *rapid.T, id string) string {
-	switch rapid.SampledFrom([]string{"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ref", "ref", "mismatch", "badname", "nofront"}).Draw(t, "skill_doc "+id) {
+// or a reference to a document (a file name with a space among them).
+// In a world where sloppy is false every SKILL.md is valid; sloppy
+// worlds (about one in twelve) write an invalid one one time in three.
+func skillDoc(t *rapid.T, id string, sloppy bool) string {
+	kinds := []string{"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ref", "ref_space"}
+	if sloppy && oneIn(t, "invalid_skill_doc "+id, 3) {
+		kinds = []string{"mismatch", "badname", "nofront"}
+	}
+	switch rapid.SampledFrom(kinds).Draw(t, "skill_doc "+id) {
 	case "ref":
 		return "---\nname: " + id + "\ndescription: Skill " + id + ".\nreferences:\n  - file: docs/ref.md\n---\nUse " + id + ".\n"
+	case "ref_space":
+		return "---\nname: " + id + "\ndescription: Skill " + id + ".\nreferences:\n  - file: \"docs/team guide.md\"\n---\nUse " + id + ".\n"
 	case "mismatch":
 		return "---\nname: other-name\ndescription: Mismatched.\n---\nBody.\n"
 	case "badname":
@@ -146,14 +179,14 @@ var keybindings = []string{
 	"{\"app.x\":\n",
 }
 
-// weighted repeats the first n choices (the valid ones) four times, so
-// that the others are drawn now and then.
-func weighted(choices []string, n int) []string {
-	var out []string
-	for range 4 {
-		out = append(out, choices[:n]...)
+// fileDoc draws one of docs, whose first n are valid: one time in twelve
+// one of the others. (A weighted list would not do: rapid's sampling of
+// more than twelve choices favours the last one.)
+func fileDoc(t *rapid.T, label string, docs []string, n int) string {
+	if oneIn(t, label+" invalid", 12) {
+		return rapid.SampledFrom(docs[n:]).Draw(t, label+" invalid_doc")
 	}
-	return append(out, choices[n:]...)
+	return rapid.SampledFrom(docs[:n]).Draw(t, label)
 }
 
 // piSettings are pi settings.json contents with packages that profile
@@ -163,6 +196,11 @@ var piSettings = []string{
 	"{\"theme\":\"native\"}\n",
 	"{\"packages\":[\"npm:other\"]}\n",
 }
+
+// referenceRoots are the fixture-relative roots skill references are
+// resolved under: the project, the home and project sources, and the
+// checkout of the remote source.
+var referenceRoots = []string{"project", "project/.outfitter", "project/.outfitter/local", "home", "home/.outfitter", RepoCache(RemoteProfiles)}
 
 // Prompt include files a world may carry, relative to the fixture root.
 var promptFiles = []File{
@@ -182,12 +220,29 @@ var appendPrompts = []string{
 	`"Agent [[= outfitter.agent ]]"`, `{file: "prompts/my notes.md"}`, `{repo_file: "docs/team guide.md"}`,
 }
 
-// skillEntries are skills entries (YAML flow values): catalog ids,
-// a valid id no catalog holds, paths, and id objects.
-var skillEntries = weighted([]string{
-	"review", "lint-fix", "deploy-check", GhostSkill, "./skills/local-skill", "skills/review", "Not_An_Id", "{id: review}",
-	"{id: lint-fix, references: [{file: docs/ref.md}]}", "{id: " + GhostSkill + "}",
-}, 8)
+// skillEntries are skills entries (YAML flow values): catalog ids and an
+// id object; referencingSkillEntries are id objects with references (one
+// to a file name with a space); oddSkillEntries are a valid id no catalog
+// holds, paths, and an invalid id.
+var (
+	skillEntries            = []string{"review", "lint-fix", "deploy-check", "{id: review}"}
+	referencingSkillEntries = []string{"{id: lint-fix, references: [{file: docs/ref.md}]}", `{id: deploy-check, references: [{file: "docs/team guide.md"}]}`}
+	oddSkillEntries         = []string{GhostSkill, "./skills/local-skill", "skills/review", "Not_An_Id", "{id: " + GhostSkill + "}"}
+)
+
+// skillEntryGen draws a skills entry: one in ten an odd one, one in ten
+// of the others with references.
+func skillEntryGen() *rapid.Generator[string] {
+	return rapid.Custom(func(t *rapid.T) string {
+		switch {
+		case oneIn(t, "odd_skill_entry", 10):
+			return rapid.SampledFrom(oddSkillEntries).Draw(t, "odd_entry")
+		case oneIn(t, "referencing_skill_entry", 10):
+			return rapid.SampledFrom(referencingSkillEntries).Draw(t, "referencing_entry")
+		}
+		return rapid.SampledFrom(skillEntries).Draw(t, "entry")
+	})
+}
 
 // UpstreamWorldGen generates worlds for the differential campaign against
 // upstream Outfitter: the settings, profiles and state of [WorldGen],
@@ -201,7 +256,7 @@ var skillEntries = weighted([]string{
 // in-run checks). It also draws what users who make mistakes and spell
 // things unusually write (see widen): YAML spellings and values, unusual
 // ids and file names, deep (5-12 levels) and wide (20-40 profiles)
-// inheritance, malformed templates, and in about one world in seven one
+// inheritance, malformed templates, and in about one world in sixteen one
 // mistake (a broken file, a schema violation, a refused id, a cycle). The
 // classic properties keep [WorldGen], whose models do not know these
 // features.
@@ -209,7 +264,8 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 	return rapid.Custom(func(t *rapid.T) World {
 		w := World{Name: "world"}
 		drawSettings(t, &w)
-		w.Profiles = rapid.SliceOfNDistinct(upstreamProfileGen(), 1, 4, Profile.ProfileFile).Draw(t, "profiles")
+		sloppy := oneIn(t, "sloppy_skill_docs", 12)
+		w.Profiles = rapid.SliceOfNDistinct(upstreamProfileGen(sloppy), 1, 4, Profile.ProfileFile).Draw(t, "profiles")
 		if !oneIn(t, "anchor", 20) {
 			anchorDefault(&w)
 		}
@@ -229,19 +285,30 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 			// The classic settings often name a default profile the world
 			// does not define; most of these worlds name a defined one,
 			// so that most runs launch.
-			if !defined[s.DefaultProfile] && (s.DefaultProfile != "" || l == LayerUser) && !oneIn(t, "keep_undefined_default "+string(l), 4) {
+			if !defined[s.DefaultProfile] && (s.DefaultProfile != "" || l == LayerUser) && !oneIn(t, "keep_undefined_default "+string(l), 16) {
 				s.DefaultProfile = w.Profiles[0].ID
 			}
 		}
 		// Most parents are defined somewhere in the world.
 		for i := range w.Profiles {
 			p := &w.Profiles[i]
-			if len(p.Inherits) > 0 && !oneIn(t, "keep_undefined_parents", 5) {
+			if len(p.Inherits) > 0 && !oneIn(t, "keep_undefined_parents", 16) {
 				p.Inherits = slices.DeleteFunc(slices.Clone(p.Inherits), func(id string) bool { return !defined[id] || id == p.ID })
 			}
 		}
+		// only/except filters hide a profile the runs select now and
+		// then; most of these worlds drop them.
+		for _, l := range w.Layers() {
+			s := w.Settings(l)
+			if len(s.Sources) > 0 && !oneIn(t, "keep_source_filters "+string(l), 4) {
+				s.Sources = slices.Clone(s.Sources)
+				for i := range s.Sources {
+					s.Sources[i].Only, s.Sources[i].Except = nil, nil
+				}
+			}
+		}
 		widen(t, &w)
-		if !oneIn(t, "sources_miss_profiles", 10) {
+		if !oneIn(t, "sources_miss_profiles", 30) {
 			coverProfiles(&w)
 		}
 		files := map[string]string{}
@@ -249,7 +316,7 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 			files[f.Path] = f.Data
 		}
 		if oneIn(t, "native_keybindings", 3) {
-			files["home/.pi/agent/keybindings.json"] = rapid.SampledFrom(weighted(keybindings, 3)).Draw(t, "native_keybindings_doc")
+			files["home/.pi/agent/keybindings.json"] = fileDoc(t, "native_keybindings_doc", keybindings, 3)
 		}
 		if oneIn(t, "native_pi_settings", 3) {
 			files["home/.pi/agent/settings.json"] = rapid.SampledFrom(piSettings).Draw(t, "native_pi_settings_doc")
@@ -258,11 +325,17 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 		// and the catalog roots of the home and remote sources.
 		roots := []string{"project/.outfitter/local/skills", "project/.outfitter/skills", "home/.outfitter/skills", RepoCache(RemoteProfiles) + "/skills"}
 		for _, id := range SkillIDs {
-			if oneIn(t, "uncatalogued "+id, 4) {
+			if oneIn(t, "uncatalogued "+id, 12) {
 				continue
 			}
-			for _, r := range rapid.SliceOfNDistinct(rapid.SampledFrom(roots), 1, 2, rapid.ID[string]).Draw(t, "skill_roots "+id) {
-				files[r+"/"+id+"/SKILL.md"] = skillDoc(t, id)
+			in := rapid.SliceOfNDistinct(rapid.SampledFrom(roots), 1, 2, rapid.ID[string]).Draw(t, "skill_roots "+id)
+			// Most catalogued skills are in the home catalog, which most
+			// worlds' sources list, so that most selections resolve.
+			if !slices.Contains(in, roots[2]) && !oneIn(t, "only_elsewhere "+id, 6) {
+				in = append(in, roots[2])
+			}
+			for _, r := range in {
+				files[r+"/"+id+"/SKILL.md"] = skillDoc(t, id, sloppy)
 			}
 		}
 		// Shared DeepWork job roots next to the sources.
@@ -274,6 +347,18 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 		}
 		for _, f := range rapid.SliceOfNDistinct(rapid.SampledFrom(promptFiles), 0, len(promptFiles), func(f File) string { return f.Path }).Draw(t, "prompt_files") {
 			files[f.Path] = f.Data
+		}
+		// The documents skills reference are found most of the time: a
+		// reference is resolved under the root of the source the skill
+		// comes from, and each root holds them.
+		if !oneIn(t, "references_missing", 8) {
+			for _, root := range referenceRoots {
+				for _, doc := range []string{"docs/ref.md", "docs/team guide.md"} {
+					if _, ok := files[root+"/"+doc]; !ok {
+						files[root+"/"+doc] = "Reference " + doc + " under " + root + ".\n"
+					}
+				}
+			}
 		}
 		if oneIn(t, "local_extension", 2) {
 			files["project/ext/local-ext/index.ts"] = "export default {};\n"
@@ -377,7 +462,8 @@ func settingsExtras(t *rapid.T, l Layer) []Entry {
 // the aliased keys, unknown keys, agent blocks), state_persistence over
 // both adapters' paths, and profile-owned files (state, MCP fragments,
 // keybindings, skills, DeepWork jobs).
-func upstreamProfileGen() *rapid.Generator[Profile] {
+// sloppy lets its SKILL.md files be invalid (see [skillDoc]).
+func upstreamProfileGen(sloppy bool) *rapid.Generator[Profile] {
 	return rapid.Custom(func(t *rapid.T) Profile {
 		p := Profile{
 			Loc:  rapid.SampledFrom(biasedLocs).Draw(t, "profile_loc"),
@@ -390,7 +476,7 @@ func upstreamProfileGen() *rapid.Generator[Profile] {
 		p.Top = topEntries(t, p.ID)
 		p.Controls.Extra = controlEntries(t, p.ID)
 		if oneIn(t, "has_state_persistence", 2) {
-			for _, k := range rapid.SliceOfNDistinct(rapid.SampledFrom(weightedStateKeys), 1, 2, rapid.ID[string]).Draw(t, "state_keys") {
+			for _, k := range rapid.SliceOfNDistinct(stateKeyGen(), 1, 2, rapid.ID[string]).Draw(t, "state_keys") {
 				p.State = append(p.State, Rule{Key: k, Strategy: strategyFor(t, k)})
 			}
 		}
@@ -400,17 +486,17 @@ func upstreamProfileGen() *rapid.Generator[Profile] {
 				files[f.Path] = f.Data
 			}
 			if oneIn(t, "mcp_fragment", 3) {
-				files["cli_specific/pi/.mcp.json"] = rapid.SampledFrom(weighted(mcpFragments, 3)).Draw(t, "mcp_fragment_doc")
+				files["cli_specific/pi/.mcp.json"] = fileDoc(t, "mcp_fragment_doc", mcpFragments, 3)
 			}
 			if oneIn(t, "owned_keybindings", 5) {
-				files["cli_specific/pi/keybindings.json"] = rapid.SampledFrom(weighted(keybindings, 3)).Draw(t, "owned_keybindings_doc")
+				files["cli_specific/pi/keybindings.json"] = fileDoc(t, "owned_keybindings_doc", keybindings, 3)
 			}
 			if oneIn(t, "owned_pi_settings", 5) {
 				files["cli_specific/pi/settings.json"] = rapid.SampledFrom(piSettings).Draw(t, "owned_pi_settings_doc")
 			}
 			for _, dir := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"skills", "cli_specific/pi/skills"}), 0, 2, rapid.ID[string]).Draw(t, "folder_skill_dirs") {
 				id := rapid.SampledFrom(append(slices.Clone(SkillIDs), "local-skill")).Draw(t, "folder_skill")
-				files[dir+"/"+id+"/SKILL.md"] = skillDoc(t, id)
+				files[dir+"/"+id+"/SKILL.md"] = skillDoc(t, id, sloppy)
 			}
 			for _, dir := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"deepwork/jobs", "cli_specific/pi/deepwork/jobs"}), 0, 1, rapid.ID[string]).Draw(t, "folder_job_dirs") {
 				job := rapid.SampledFrom(JobNames).Draw(t, "folder_job")
@@ -434,7 +520,7 @@ func topEntries(t *rapid.T, id string) []Entry {
 	if oneIn(t, "description", 4) {
 		out = append(out, Entry{"description", jsonString("About " + id + ".")})
 	}
-	if oneIn(t, "template", 50) {
+	if oneIn(t, "template", 150) {
 		out = append(out, Entry{"template", "true"})
 	}
 	if oneIn(t, "profile_export", 8) {
@@ -518,7 +604,7 @@ func controlEntries(t *rapid.T, id string) []Entry {
 		out = append(out, aliased(t, "", "prompt_template", "promptTemplate", func(l string) string { return str(l, "tpl-"+id, "review {{project.name}}") })...)
 	}
 	if oneIn(t, "system_prompt", 3) {
-		out = append(out, aliased(t, "", "system_prompt", "systemPrompt", func(l string) string { return str(l, templates...) })...)
+		out = append(out, aliased(t, "", "system_prompt", "systemPrompt", func(l string) string { return jsonString(template(t, l)) })...)
 	}
 	if oneIn(t, "append_system_prompt", 3) {
 		out = append(out, aliased(t, "", "append_system_prompt", "appendSystemPrompt", func(l string) string { return appendPrompt(t, l) })...)
@@ -550,7 +636,7 @@ func environment(t *rapid.T, id string) string {
 		v := jsonString(id)
 		switch k {
 		case "TEMPLATED":
-			v = jsonString(rapid.SampledFrom(templates).Draw(t, "env_template"))
+			v = jsonString(template(t, "env"))
 		case "DEEPWORK_ADDITIONAL_JOBS_FOLDERS":
 			v = jsonString("/opt/jobs")
 		}
@@ -570,7 +656,7 @@ func extensions(t *rapid.T, label string) string {
 
 // skills draws a skills list.
 func skills(t *rapid.T, label string) string {
-	return flowList(rapid.SliceOfNDistinct(rapid.SampledFrom(skillEntries), 1, 3, rapid.ID[string]).Draw(t, label))
+	return flowList(rapid.SliceOfNDistinct(skillEntryGen(), 1, 3, rapid.ID[string]).Draw(t, label))
 }
 
 // appendPrompt draws an append_system_prompt value: one entry or a list.
@@ -610,7 +696,7 @@ func agentBlock(t *rapid.T, agent, id string) string {
 		out = append(out, aliased(t, agent+".", "session_directory", "sessionDirectory", func(l string) string { return str(l, sessionDirs...) })...)
 	}
 	if oneIn(t, agent+".system_prompt", 5) {
-		out = append(out, aliased(t, agent+".", "system_prompt", "systemPrompt", func(l string) string { return str(l, templates...) })...)
+		out = append(out, aliased(t, agent+".", "system_prompt", "systemPrompt", func(l string) string { return jsonString(template(t, l)) })...)
 	}
 	if oneIn(t, agent+".append_system_prompt", 5) {
 		out = append(out, aliased(t, agent+".", "append_system_prompt", "appendSystemPrompt", func(l string) string { return appendPrompt(t, l) })...)
@@ -640,7 +726,7 @@ func upstreamRunGen(profiles []Profile) *rapid.Generator[Run] {
 		for _, p := range profiles {
 			choices = append(choices, p.ID)
 		}
-		if oneIn(t, "any_profile", 12) {
+		if oneIn(t, "any_profile", 30) {
 			choices = IDs
 		}
 		// Writes aim at the state paths the definitions configure now and
@@ -670,7 +756,7 @@ func upstreamRunGen(profiles []Profile) *rapid.Generator[Run] {
 		r := Run{
 			Agent:       rapid.SampledFrom([]string{"", "", "pi", "claude"}).Draw(t, "agent"),
 			Profile:     rapid.SampledFrom(choices).Draw(t, "profile"),
-			Strict:      oneIn(t, "strict", 8),
+			Strict:      oneIn(t, "strict", 30),
 			Interactive: interactive,
 		}
 		if r.Interactive {

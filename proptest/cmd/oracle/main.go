@@ -470,10 +470,11 @@ func stats(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("stats", flag.ExitOnError)
 	seed := fs.Int("seed", 1, "seed of the campaign")
 	n := fs.Int("n", 300, "number of worlds")
+	verbose := fs.Bool("v", false, "print every run that fails before launch, with its world and whole error")
 	_ = fs.Parse(args)
 	gen := proptest.UpstreamWorldGen()
 	runs, launched, recorded := 0, 0, 0
-	errs := map[string]int{}
+	errs, causes := map[string]int{}, map[string]int{}
 	for i := range *n {
 		wd := gen.Example(*seed*1_000_000 + i)
 		fx, sc, err := wd.Load()
@@ -490,13 +491,19 @@ func stats(args []string, w io.Writer) error {
 				break
 			}
 		}
-		for _, r := range out.Report.Runs {
+		for k, r := range out.Report.Runs {
 			runs++
 			if r.Launch != nil {
 				launched++
 			}
 			if r.Error != nil {
 				msg := *r.Error
+				if r.Launch == nil {
+					causes[failureCause(msg)]++
+					if *verbose {
+						fmt.Fprintf(w, "s%d-%04d run %d: %s\n", *seed, i, k+1, msg)
+					}
+				}
 				if len(msg) > 70 {
 					msg = msg[:70]
 				}
@@ -505,18 +512,62 @@ func stats(args []string, w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, "%d worlds, %d runs, %d launched (%.0f%%), %d worlds change a profile file\n", *n, runs, launched, 100*float64(launched)/float64(runs), recorded)
-	keys := slices.SortedFunc(func(yield func(string) bool) {
-		for k := range errs {
-			if !yield(k) {
-				return
-			}
-		}
-	}, func(a, b string) int { return errs[b] - errs[a] })
-	for i, k := range keys {
+	fmt.Fprintf(w, "runs that fail before launch, by cause (%d):\n", runs-launched)
+	for _, k := range byCount(causes) {
+		fmt.Fprintf(w, "%5d  %s\n", causes[k], k)
+	}
+	fmt.Fprintln(w, "most frequent errors:")
+	for i, k := range byCount(errs) {
 		if i == 25 {
 			break
 		}
 		fmt.Fprintf(w, "%5d  %s\n", errs[k], k)
 	}
 	return nil
+}
+
+// failureCauses name the causes of a run that fails before launch by a
+// fragment of its error, first match wins.
+var failureCauses = []struct{ cause, fragment string }{
+	{"strict translation", "Strict failed"},
+	{"template render", "Outfitter template"},
+	{"no profile selected", "without a selected profile"},
+	{"inheritance cycle", "inheritance cycle"},
+	{"undefined profile or parent", "was not found"},
+	{"template profile selected", "is a template profile"},
+	{"invalid YAML", "YAMLParseError"},
+	{"invalid profile", "invalid profiles"},
+	{"invalid settings", "settings"},
+	{"missing or invalid skill", "skill"},
+	{"missing DeepWork job", "DeepWork"},
+	{"undeclared state path", "is not declared by"},
+	{"state strategy not allowed", "state_persistence"},
+	{"invalid keybindings", "keybindings"},
+	{"invalid MCP fragment", "mcp"},
+	{"prompt include", "prompt"},
+	{"extension", "xtension"},
+}
+
+// failureCause returns the cause of a run's error, "other: <error>" if no
+// fragment matches.
+func failureCause(msg string) string {
+	for _, c := range failureCauses {
+		if strings.Contains(strings.ToLower(msg), strings.ToLower(c.fragment)) {
+			return c.cause
+		}
+	}
+	if len(msg) > 60 {
+		msg = msg[:60]
+	}
+	return "other: " + msg
+}
+
+// byCount returns the keys of counts, most frequent first, then by key.
+func byCount(counts map[string]int) []string {
+	return slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+		if counts[a] != counts[b] {
+			return counts[b] - counts[a]
+		}
+		return strings.Compare(a, b)
+	})
 }
