@@ -1,6 +1,7 @@
 package proptest
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -375,11 +376,13 @@ func anchorDefault(w *World) {
 // oneIn draws an event of probability 1/n from a sampled choice (rapid's
 // bias towards small integers does not skew it); it shrinks to false.
 // Beyond twelve choices rapid's sampling favours the last one (one in 150
-// comes out about one in 40), so a rarer event is drawn as one in twelve
-// followed by one in n/12, rounded up.
+// comes out about one in 40), so a rarer event is drawn as two: one in a,
+// the square root of n rounded up, then one in n/a rounded (one in 16 is
+// one in 4 twice; one in 30, one in 6 then one in 5).
 func oneIn(t *rapid.T, label string, n int) bool {
 	if n > 12 {
-		return oneIn(t, label, 12) && oneIn(t, label+" again", (n+11)/12)
+		a := int(math.Ceil(math.Sqrt(float64(n))))
+		return oneIn(t, label, a) && oneIn(t, label+" again", int(math.Round(float64(n)/float64(a))))
 	}
 	c := make([]bool, n)
 	c[n-1] = true

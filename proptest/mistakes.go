@@ -243,9 +243,14 @@ func widen(t *rapid.T, w *World) {
 	case "settings":
 		s := w.Settings(rapid.SampledFrom(w.Layers()).Draw(t, "mistaken_layer"))
 		m := rapid.SampledFrom(settingsMistakes).Draw(t, "settings_mistake")
-		if (m.Key != "default_agent" || s.DefaultAgent == "") && (m.Key != "cache_directory" || !s.CacheDirectory) {
-			s.Extra = append(slices.DeleteFunc(slices.Clone(s.Extra), func(e Entry) bool { return e.Key == m.Key }), m)
+		// The mistaken value replaces the one the file sets.
+		switch m.Key {
+		case "default_agent":
+			s.DefaultAgent = ""
+		case "cache_directory":
+			s.CacheDirectory = false
 		}
+		s.Extra = append(slices.DeleteFunc(slices.Clone(s.Extra), func(e Entry) bool { return e.Key == m.Key }), m)
 	case "bad_id":
 		p.ID = rapid.SampledFrom(badIDs).Draw(t, "bad_id")
 	case "cycle":

@@ -64,10 +64,10 @@ var commonStateKeys = []string{"settings.json", "plugins/", "unknown"}
 
 // stateKeyGen draws a state_persistence key: one both adapters declare
 // most of the time, so that most maps are valid for the agent that runs
-// them, and one in fourteen any of [UpstreamStateKeys].
+// them, and one in twenty any of [UpstreamStateKeys].
 func stateKeyGen() *rapid.Generator[string] {
 	return rapid.Custom(func(t *rapid.T) string {
-		if oneIn(t, "any_state_key", 14) {
+		if oneIn(t, "any_state_key", 20) {
 			return rapid.SampledFrom(UpstreamStateKeys).Draw(t, "any_key")
 		}
 		return rapid.SampledFrom(commonStateKeys).Draw(t, "common_key")
@@ -77,7 +77,7 @@ func stateKeyGen() *rapid.Generator[string] {
 // strategyFor draws a strategy for a state key: one the adapters allow for
 // it most of the time, any strategy now and then.
 func strategyFor(t *rapid.T, key string) string {
-	if oneIn(t, "any_strategy", 8) {
+	if oneIn(t, "any_strategy", 16) {
 		return rapid.SampledFrom(Strategies).Draw(t, "strategy")
 	}
 	// prompt, the strategy with the most behaviour, is drawn most.
@@ -125,9 +125,9 @@ var (
 	}
 )
 
-// template draws a control string: one in eight a risky one.
+// template draws a control string: one in twelve a risky one.
 func template(t *rapid.T, label string) string {
-	if oneIn(t, label+" risky", 8) {
+	if oneIn(t, label+" risky", 12) {
 		return rapid.SampledFrom(riskyTemplates).Draw(t, label+" risky_template")
 	}
 	return rapid.SampledFrom(safeTemplates).Draw(t, label+" template")
@@ -137,7 +137,7 @@ func template(t *rapid.T, label string) string {
 // name that differs from the directory, an invalid name, no frontmatter,
 // or a reference to a document (a file name with a space among them).
 // In a world where sloppy is false every SKILL.md is valid; sloppy
-// worlds (about one in twelve) write an invalid one one time in three.
+// worlds (about one in twenty) write an invalid one one time in three.
 func skillDoc(t *rapid.T, id string, sloppy bool) string {
 	kinds := []string{"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ref", "ref_space"}
 	if sloppy && oneIn(t, "invalid_skill_doc "+id, 3) {
@@ -179,11 +179,11 @@ var keybindings = []string{
 	"{\"app.x\":\n",
 }
 
-// fileDoc draws one of docs, whose first n are valid: one time in twelve
+// fileDoc draws one of docs, whose first n are valid: one time in twenty
 // one of the others. (A weighted list would not do: rapid's sampling of
 // more than twelve choices favours the last one.)
 func fileDoc(t *rapid.T, label string, docs []string, n int) string {
-	if oneIn(t, label+" invalid", 12) {
+	if oneIn(t, label+" invalid", 20) {
 		return rapid.SampledFrom(docs[n:]).Draw(t, label+" invalid_doc")
 	}
 	return rapid.SampledFrom(docs[:n]).Draw(t, label)
@@ -230,14 +230,14 @@ var (
 	oddSkillEntries         = []string{GhostSkill, "./skills/local-skill", "skills/review", "Not_An_Id", "{id: " + GhostSkill + "}"}
 )
 
-// skillEntryGen draws a skills entry: one in ten an odd one, one in ten
-// of the others with references.
+// skillEntryGen draws a skills entry: one in sixteen an odd one, one in
+// twelve of the others with references.
 func skillEntryGen() *rapid.Generator[string] {
 	return rapid.Custom(func(t *rapid.T) string {
 		switch {
-		case oneIn(t, "odd_skill_entry", 10):
+		case oneIn(t, "odd_skill_entry", 16):
 			return rapid.SampledFrom(oddSkillEntries).Draw(t, "odd_entry")
-		case oneIn(t, "referencing_skill_entry", 10):
+		case oneIn(t, "referencing_skill_entry", 12):
 			return rapid.SampledFrom(referencingSkillEntries).Draw(t, "referencing_entry")
 		}
 		return rapid.SampledFrom(skillEntries).Draw(t, "entry")
@@ -264,7 +264,7 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 	return rapid.Custom(func(t *rapid.T) World {
 		w := World{Name: "world"}
 		drawSettings(t, &w)
-		sloppy := oneIn(t, "sloppy_skill_docs", 12)
+		sloppy := oneIn(t, "sloppy_skill_docs", 20)
 		w.Profiles = rapid.SliceOfNDistinct(upstreamProfileGen(sloppy), 1, 4, Profile.ProfileFile).Draw(t, "profiles")
 		if !oneIn(t, "anchor", 20) {
 			anchorDefault(&w)
@@ -285,14 +285,14 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 			// The classic settings often name a default profile the world
 			// does not define; most of these worlds name a defined one,
 			// so that most runs launch.
-			if !defined[s.DefaultProfile] && (s.DefaultProfile != "" || l == LayerUser) && !oneIn(t, "keep_undefined_default "+string(l), 16) {
+			if !defined[s.DefaultProfile] && (s.DefaultProfile != "" || l == LayerUser) && !oneIn(t, "keep_undefined_default "+string(l), 30) {
 				s.DefaultProfile = w.Profiles[0].ID
 			}
 		}
 		// Most parents are defined somewhere in the world.
 		for i := range w.Profiles {
 			p := &w.Profiles[i]
-			if len(p.Inherits) > 0 && !oneIn(t, "keep_undefined_parents", 16) {
+			if len(p.Inherits) > 0 && !oneIn(t, "keep_undefined_parents", 30) {
 				p.Inherits = slices.DeleteFunc(slices.Clone(p.Inherits), func(id string) bool { return !defined[id] || id == p.ID })
 			}
 		}
@@ -300,7 +300,7 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 		// then; most of these worlds drop them.
 		for _, l := range w.Layers() {
 			s := w.Settings(l)
-			if len(s.Sources) > 0 && !oneIn(t, "keep_source_filters "+string(l), 4) {
+			if len(s.Sources) > 0 && !oneIn(t, "keep_source_filters "+string(l), 8) {
 				s.Sources = slices.Clone(s.Sources)
 				for i := range s.Sources {
 					s.Sources[i].Only, s.Sources[i].Except = nil, nil
@@ -308,7 +308,7 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 			}
 		}
 		widen(t, &w)
-		if !oneIn(t, "sources_miss_profiles", 30) {
+		if !oneIn(t, "sources_miss_profiles", 50) {
 			coverProfiles(&w)
 		}
 		files := map[string]string{}
@@ -325,13 +325,13 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 		// and the catalog roots of the home and remote sources.
 		roots := []string{"project/.outfitter/local/skills", "project/.outfitter/skills", "home/.outfitter/skills", RepoCache(RemoteProfiles) + "/skills"}
 		for _, id := range SkillIDs {
-			if oneIn(t, "uncatalogued "+id, 12) {
+			if oneIn(t, "uncatalogued "+id, 20) {
 				continue
 			}
 			in := rapid.SliceOfNDistinct(rapid.SampledFrom(roots), 1, 2, rapid.ID[string]).Draw(t, "skill_roots "+id)
 			// Most catalogued skills are in the home catalog, which most
 			// worlds' sources list, so that most selections resolve.
-			if !slices.Contains(in, roots[2]) && !oneIn(t, "only_elsewhere "+id, 6) {
+			if !slices.Contains(in, roots[2]) && !oneIn(t, "only_elsewhere "+id, 10) {
 				in = append(in, roots[2])
 			}
 			for _, r := range in {
@@ -351,7 +351,7 @@ func UpstreamWorldGen() *rapid.Generator[World] {
 		// The documents skills reference are found most of the time: a
 		// reference is resolved under the root of the source the skill
 		// comes from, and each root holds them.
-		if !oneIn(t, "references_missing", 8) {
+		if !oneIn(t, "references_missing", 16) {
 			for _, root := range referenceRoots {
 				for _, doc := range []string{"docs/ref.md", "docs/team guide.md"} {
 					if _, ok := files[root+"/"+doc]; !ok {
@@ -520,7 +520,7 @@ func topEntries(t *rapid.T, id string) []Entry {
 	if oneIn(t, "description", 4) {
 		out = append(out, Entry{"description", jsonString("About " + id + ".")})
 	}
-	if oneIn(t, "template", 150) {
+	if oneIn(t, "template", 300) {
 		out = append(out, Entry{"template", "true"})
 	}
 	if oneIn(t, "profile_export", 8) {
@@ -726,7 +726,7 @@ func upstreamRunGen(profiles []Profile) *rapid.Generator[Run] {
 		for _, p := range profiles {
 			choices = append(choices, p.ID)
 		}
-		if oneIn(t, "any_profile", 30) {
+		if oneIn(t, "any_profile", 50) {
 			choices = IDs
 		}
 		// Writes aim at the state paths the definitions configure now and
@@ -756,7 +756,7 @@ func upstreamRunGen(profiles []Profile) *rapid.Generator[Run] {
 		r := Run{
 			Agent:       rapid.SampledFrom([]string{"", "", "pi", "claude"}).Draw(t, "agent"),
 			Profile:     rapid.SampledFrom(choices).Draw(t, "profile"),
-			Strict:      oneIn(t, "strict", 30),
+			Strict:      oneIn(t, "strict", 40),
 			Interactive: interactive,
 		}
 		if r.Interactive {
