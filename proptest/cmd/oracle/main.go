@@ -37,8 +37,9 @@
 // replays a packed corpus as the Go test does and prints its figures.
 // stats runs the worlds of a seed with vfsim alone and prints how many
 // runs launch, how many worlds record an "always" answer in a profile
-// file, and the most frequent errors, to calibrate the generator without
-// the oracle.
+// file, how many worlds have a run that fails before launch, those runs
+// by cause, and the most frequent errors, to calibrate the generator
+// without the oracle; -v prints every such run with its world and error.
 package main
 
 import (
@@ -465,7 +466,8 @@ func check(args []string, w io.Writer) error {
 }
 
 // stats runs generated worlds with vfsim alone and prints the share of
-// runs that launch and the most frequent errors.
+// runs that launch, the runs that fail before launch by cause and the
+// most frequent errors.
 func stats(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("stats", flag.ExitOnError)
 	seed := fs.Int("seed", 1, "seed of the campaign")
@@ -473,7 +475,7 @@ func stats(args []string, w io.Writer) error {
 	verbose := fs.Bool("v", false, "print every run that fails before launch, with its world and whole error")
 	_ = fs.Parse(args)
 	gen := proptest.UpstreamWorldGen()
-	runs, launched, recorded := 0, 0, 0
+	runs, launched, recorded, failing := 0, 0, 0, 0
 	errs, causes := map[string]int{}, map[string]int{}
 	for i := range *n {
 		wd := gen.Example(*seed*1_000_000 + i)
@@ -491,6 +493,7 @@ func stats(args []string, w io.Writer) error {
 				break
 			}
 		}
+		fails := false
 		for k, r := range out.Report.Runs {
 			runs++
 			if r.Launch != nil {
@@ -499,6 +502,7 @@ func stats(args []string, w io.Writer) error {
 			if r.Error != nil {
 				msg := *r.Error
 				if r.Launch == nil {
+					fails = true
 					causes[failureCause(msg)]++
 					if *verbose {
 						fmt.Fprintf(w, "s%d-%04d run %d: %s\n", *seed, i, k+1, msg)
@@ -510,8 +514,12 @@ func stats(args []string, w io.Writer) error {
 				errs[msg]++
 			}
 		}
+		if fails {
+			failing++
+		}
 	}
 	fmt.Fprintf(w, "%d worlds, %d runs, %d launched (%.0f%%), %d worlds change a profile file\n", *n, runs, launched, 100*float64(launched)/float64(runs), recorded)
+	fmt.Fprintf(w, "%d worlds (%.0f%%) have a run that fails before launch\n", failing, 100*float64(failing)/float64(*n))
 	fmt.Fprintf(w, "runs that fail before launch, by cause (%d):\n", runs-launched)
 	for _, k := range byCount(causes) {
 		fmt.Fprintf(w, "%5d  %s\n", causes[k], k)
