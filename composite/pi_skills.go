@@ -34,7 +34,9 @@ func (e *PiSkillError) Unwrap() error { return e.Err }
 // of the profile layers when it names a skill there), then the skills
 // found in each profile folder's skills and cli_specific/pi/skills. A
 // string entry declared by synced content only is left out, with a
-// warning, unless it lies in its checkout ([Input.syncedPath]).
+// warning, unless it lies in its checkout ([Input.syncedPath]), and so is
+// a skill found in a checkout that is, or holds, a link leading out of it
+// ([confineTree]).
 func piSkillSources(in *Input, c *Composite, m Controls) ([]string, []string, error) {
 	var out, warnings []string
 	add := func(s string) {
@@ -76,6 +78,16 @@ func piSkillSources(in *Input, c *Composite, m Controls) ([]string, []string, er
 				return nil, nil, err
 			}
 			for _, s := range found {
+				if checkout := resolve.SyncedCheckout(in.Home, s); checkout != "" {
+					err := confineTree(in.FS, s, checkout)
+					if _, ok := errors.AsType[*resolve.EscapeError](err); ok {
+						warnings = append(warnings, fmt.Sprintf("%s skill '%s' of a synced profile is left out: %s.", in.Agent, resolve.Quote(s), err))
+						continue
+					}
+					if err != nil {
+						return nil, nil, err
+					}
+				}
 				add(s)
 			}
 		}

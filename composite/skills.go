@@ -232,31 +232,38 @@ func (s *skillResolver) syncedSkillLinks(skill *catalogSkill) (*skillProblem, er
 		}
 		return nil, err
 	}
-	if err := resolve.Confine(s.fsys, skill.dir, checkout); err != nil {
+	if err := confineTree(s.fsys, skill.dir, checkout); err != nil {
 		return refuse(err)
 	}
-	var walk func(dir string) (*skillProblem, error)
-	walk = func(dir string) (*skillProblem, error) {
-		list, err := vfs.ReadDir(s.fsys, dir)
-		if err != nil {
-			return nil, &WriteError{Step: "check skill", Path: dir, Err: err}
-		}
-		for _, e := range list {
-			p := vfs.Join(dir, e.Name())
-			switch {
-			case e.Type()&fs.ModeSymlink != 0:
-				if err := resolve.Confine(s.fsys, p, checkout); err != nil {
-					return refuse(err)
-				}
-			case e.IsDir():
-				if problem, err := walk(p); problem != nil || err != nil {
-					return problem, err
-				}
+	return nil, nil
+}
+
+// confineTree checks by the rule of synced content ([resolve.Confine])
+// that dir and every link below it stay in checkout: nil when they do,
+// else the [*resolve.EscapeError] of the first that leaves it, or a
+// [*WriteError] for a directory that cannot be listed.
+func confineTree(fsys vfs.FS, dir, checkout string) error {
+	if err := resolve.Confine(fsys, dir, checkout); err != nil {
+		return err
+	}
+	list, err := vfs.ReadDir(fsys, dir)
+	if err != nil {
+		return &WriteError{Step: "check skill", Path: dir, Err: err}
+	}
+	for _, e := range list {
+		p := vfs.Join(dir, e.Name())
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			if err := resolve.Confine(fsys, p, checkout); err != nil {
+				return err
+			}
+		case e.IsDir():
+			if err := confineTree(fsys, p, checkout); err != nil {
+				return err
 			}
 		}
-		return nil, nil
 	}
-	return walk(skill.dir)
+	return nil
 }
 
 // declaringRoot is the root the references an {id, references} entry adds

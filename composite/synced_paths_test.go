@@ -174,3 +174,26 @@ func TestSyncedPluginDirsStayInTheCheckout(t *testing.T) {
 	}
 	wantWarnings(t, got.Warnings, "'"+home+"/.ssh'")
 }
+
+// TestSyncedFolderSkillsStayInTheCheckout: a skill pi finds in a synced
+// profile folder's skills (or cli_specific/pi/skills) is passed to pi
+// only when no link in it leads out of the checkout; one that ships such
+// a link is left out with a warning, as a synced catalog skill is refused.
+func TestSyncedFolderSkillsStayInTheCheckout(t *testing.T) {
+	t.Parallel()
+	dir, err := resolve.SourceDirectory(home, syncedTeam)
+	must(t, err)
+	folder := dir + "/eng"
+	got, _ := syncedProfileWorld(t, "", false, "id: eng\n", map[string]string{
+		folder + "/skills/good/SKILL.md":                  "x",
+		folder + "/skills/good/ref.md":                    "-> ../../shared.md",
+		folder + "/shared.md":                             "x",
+		folder + "/skills/bad/SKILL.md":                   "x",
+		folder + "/skills/bad/refs/key.md":                "-> " + home + "/.ssh/config",
+		folder + "/cli_specific/pi/skills/worse/SKILL.md": "-> " + home + "/.ssh/config",
+	})
+	if want := []string{folder + "/skills/good"}; !slices.Equal(argsAfter(got, "--skill"), want) {
+		t.Errorf("--skill %q, want %q", argsAfter(got, "--skill"), want)
+	}
+	wantWarnings(t, got.Warnings, folder+"/skills/bad/refs/key.md", folder+"/cli_specific/pi/skills/worse/SKILL.md")
+}
