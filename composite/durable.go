@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"strings"
 
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -28,6 +29,27 @@ func writeDurable(fsys FS, name string, data []byte, perm fs.FileMode) error {
 	}
 	return vfs.ReplaceFile(fsys, name, data, perm)
 }
+
+// writeDefault writes a durable source's default content at name, as
+// [writeDurable] does, only when cond, checked under the lock that
+// serializes the replacements of name, still holds of what name holds
+// then: a decision taken on an earlier look (the source was missing or
+// blank) never overwrites what another session persisted since.
+func writeDefault(fsys FS, name string, data []byte, perm fs.FileMode, cond func(current []byte, exists bool) bool) error {
+	if err := vfs.MkdirAllSynced(fsys, path.Dir(name), 0o755); err != nil {
+		return err
+	}
+	_, err := vfs.ReplaceFileIf(fsys, name, data, perm, cond)
+	return err
+}
+
+// missing is the condition of a source created with its default
+// content: there is still nothing at its name.
+func missing(_ []byte, exists bool) bool { return !exists }
+
+// blank is the condition of a source reset to its default content: it
+// still holds nothing but white space.
+func blank(data []byte, exists bool) bool { return exists && strings.TrimSpace(string(data)) == "" }
 
 // existingPerm returns the permission bits of the file at name, following
 // links, or def when there is none.

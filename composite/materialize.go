@@ -462,7 +462,7 @@ func ensureSource(fsys FS, source string, directory bool, folder, seed string, m
 		if err != nil {
 			return "", &WriteError{Step: "create source", Path: source, Err: err}
 		}
-		write := func() error { return writeDurable(fsys, source, []byte(content), 0o644) }
+		write := func() error { return writeDefault(fsys, source, []byte(content), 0o644, missing) }
 		if link {
 			// A dangling link: upstream creates the file where it leads,
 			// which only a write through it reaches.
@@ -521,7 +521,7 @@ func ensureSource(fsys FS, source string, directory bool, folder, seed string, m
 	}
 	perm, err := existingPerm(fsys, real, 0o644)
 	if err == nil {
-		err = writeDurable(fsys, real, []byte(def), perm)
+		err = writeDefault(fsys, real, []byte(def), perm, blank)
 	}
 	if err != nil {
 		return "", &WriteError{Step: "create source", Path: source, Err: err}

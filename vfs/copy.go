@@ -355,7 +355,8 @@ func (c *copier) file(fi fs.FileInfo, to, from string) error {
 		return err
 	}
 	if c.opts.Merge {
-		return replaceFile(c.dst, to, data, perm, !c.cleaned[path.Dir(to)])
+		_, err := replaceFile(c.dst, to, data, perm, !c.cleaned[path.Dir(to)], nil)
+		return err
 	}
 	if err := WriteFile(c.dst, to, data, perm); err != nil {
 		return err

@@ -98,38 +98,65 @@ func CreateTemp(fsys FS, dir, pattern string) (File, string, error) {
 // [RenameFS], [RemoveFS] and [SyncDirFS]; without them ReplaceFile returns
 // an error wrapping errors.ErrUnsupported and leaves name as it was.
 func ReplaceFile(fsys FS, name string, data []byte, perm fs.FileMode) error {
-	return replaceFile(fsys, name, data, perm, true)
+	_, err := replaceFile(fsys, name, data, perm, true, nil)
+	return err
 }
 
-// replaceFile is [ReplaceFile]; clean removes the strays of name first,
-// which a caller that removed those of the whole directory skips.
-func replaceFile(fsys FS, name string, data []byte, perm fs.FileMode, clean bool) (err error) {
+// ReplaceFileIf is [ReplaceFile] on a condition that is checked while
+// the replacement lock of name is held: cond is given what name holds
+// then (through links, as [ReadFile] reads it; exists is false when
+// there is nothing), and name is replaced only when it returns true. A
+// read that fails otherwise than with fs.ErrNotExist is returned, and
+// name is left as it was. It reports whether name was replaced. Every ReplaceFile of name in
+// another session happens wholly before the check or wholly after the
+// rename, so a decision taken on an earlier read (name was missing, or
+// blank) cannot overwrite what another session wrote since: the check
+// sees it. On a file system without [LockFS] the check and the rename are
+// not atomic with respect to other sessions.
+func ReplaceFileIf(fsys FS, name string, data []byte, perm fs.FileMode, cond func(current []byte, exists bool) bool) (bool, error) {
+	return replaceFile(fsys, name, data, perm, true, cond)
+}
+
+// replaceFile is [ReplaceFile], and [ReplaceFileIf] when cond is not nil;
+// clean removes the strays of name first, which a caller that removed
+// those of the whole directory skips.
+func replaceFile(fsys FS, name string, data []byte, perm fs.FileMode, clean bool, cond func(current []byte, exists bool) bool) (replaced bool, err error) {
 	if _, ok := fsys.(ChmodFS); !ok {
-		return unsupported("replace", name)
+		return false, unsupported("replace", name)
 	}
 	if _, ok := fsys.(RenameFS); !ok {
-		return unsupported("replace", name)
+		return false, unsupported("replace", name)
 	}
 	if _, ok := fsys.(RemoveFS); !ok {
-		return unsupported("replace", name)
+		return false, unsupported("replace", name)
 	}
 	if _, ok := fsys.(SyncDirFS); !ok {
-		return unsupported("replace", name)
+		return false, unsupported("replace", name)
 	}
 	dir, base := path.Dir(name), path.Base(name)
 	lock, err := lockReplace(fsys, name)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer func() { err = errors.Join(err, lock.Unlock()) }()
+	if cond != nil {
+		current, err := ReadFile(fsys, name)
+		exists := !errors.Is(err, fs.ErrNotExist)
+		if err != nil && exists {
+			return false, err
+		}
+		if !cond(current, exists) {
+			return false, nil
+		}
+	}
 	if clean {
 		if err := removeStrays(fsys, dir, func(b string) bool { return b == base }, base); err != nil {
-			return err
+			return false, err
 		}
 	}
 	f, tmp, err := CreateTemp(fsys, dir, "."+base+".*.tmp")
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer func() {
 		if err != nil && tmp != "" {
@@ -150,16 +177,16 @@ func replaceFile(fsys FS, name string, data []byte, perm fs.FileMode, clean bool
 		err = err1
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := Rename(fsys, tmp, name); err != nil {
-		return err
+		return false, err
 	}
 	// The rename is committed only with its directory. The file is in
 	// place whatever happens now: a failure here is reported, and the
 	// temporary name is gone already, so nothing is removed.
 	tmp = ""
-	return SyncDir(fsys, dir)
+	return true, SyncDir(fsys, dir)
 }
 
 // lockReplace takes the lock that serializes the replacements of name

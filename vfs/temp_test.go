@@ -114,3 +114,41 @@ func TestWriteFileFallbackReportsClose(t *testing.T) {
 		t.Errorf("WriteFile = %v, want the Close's EIO", err)
 	}
 }
+
+// TestReplaceFileIf: the condition sees what the name holds (or that it
+// is missing) and decides whether it is replaced; a name it keeps is left
+// as it was.
+func TestReplaceFileIf(t *testing.T) {
+	t.Parallel()
+	fsys := vfs.NewMemFS(vfs.MemOptions{})
+	if err := fsys.WriteFile("/a", []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	isMissing := func(_ []byte, exists bool) bool { return !exists }
+	for _, tt := range []struct {
+		name, want string
+		cond       func([]byte, bool) bool
+		replaced   bool
+	}{
+		{"/a", "old", isMissing, false},
+		{"/b", "new", isMissing, true},
+		{"/a", "new", func(data []byte, exists bool) bool { return exists && string(data) == "old" }, true},
+	} {
+		replaced, err := vfs.ReplaceFileIf(fsys, tt.name, []byte("new"), 0o600, tt.cond)
+		if err != nil || replaced != tt.replaced {
+			t.Errorf("ReplaceFileIf(%s) = %v, %v; want %v, nil", tt.name, replaced, err, tt.replaced)
+		}
+		if got, err := fsys.ReadFile(tt.name); err != nil || string(got) != tt.want {
+			t.Errorf("%s = %q, %v; want %q", tt.name, got, err, tt.want)
+		}
+	}
+	// A read that fails is the error, and nothing is replaced.
+	ffs := faultfs.New(fsys, faultfs.OnNthOf(faultfs.KindReadFile, 1, vfs.ErrIO))
+	replaced, err := vfs.ReplaceFileIf(ffs, "/a", []byte("other"), 0o600, func([]byte, bool) bool { return true })
+	if replaced || !errors.Is(err, vfs.ErrIO) {
+		t.Errorf("ReplaceFileIf with a failing read = %v, %v; want false, EIO", replaced, err)
+	}
+	if got, err := fsys.ReadFile("/a"); err != nil || string(got) != "new" {
+		t.Errorf("/a = %q, %v after a failed read; want %q", got, err, "new")
+	}
+}
