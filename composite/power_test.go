@@ -27,15 +27,8 @@ func TestMaterializePowerCut(t *testing.T) {
 		t.Run(string(order), func(t *testing.T) {
 			t.Parallel()
 			r := vfstest.PowerSweep{
-				Base: w.newFS(t),
-				Run: func(fsys *faultfs.FS) error {
-					run, err := w.plan(t, fsys)
-					if err != nil {
-						return err
-					}
-					_, err = run.Materialize()
-					return err
-				},
+				Base:     w.newFS(t),
+				Run:      w.materializes(t),
 				Ordering: order,
 				Ignore:   []string{"/tmp"},
 				Changes:  []string{home + "/.pi", home + "/.outfitter/cache", eng + "/generated-system-prompt.md", eng + "/cli_specific/pi/plugins"},
@@ -68,15 +61,8 @@ func TestSeedPowerCut(t *testing.T) {
 		t.Run(string(order), func(t *testing.T) {
 			t.Parallel()
 			r := vfstest.PowerSweep{
-				Base: base,
-				Run: func(fsys *faultfs.FS) error {
-					run, err := w.plan(t, fsys)
-					if err != nil {
-						return err
-					}
-					_, err = run.Materialize()
-					return err
-				},
+				Base:     base,
+				Run:      w.materializes(t),
 				Ordering: order,
 				Ignore:   []string{"/tmp"},
 				Changes:  []string{home + "/.outfitter/state", home + "/.pi", home + "/.outfitter/cache/utilities"},
@@ -91,5 +77,18 @@ func TestSeedPowerCut(t *testing.T) {
 				t.Errorf("precondition: the run seeded %d of the 3 state copies (it changed %q)", seeded, r.Changed)
 			}
 		})
+	}
+}
+
+// materializes is a power sweep's run of w: plan it on the swept file
+// system and materialize the composite.
+func (w world) materializes(t testing.TB) func(*faultfs.FS) error {
+	return func(fsys *faultfs.FS) error {
+		run, err := w.plan(t, fsys)
+		if err != nil {
+			return err
+		}
+		_, err = run.Materialize()
+		return err
 	}
 }
