@@ -1,25 +1,23 @@
 package vfs_test
 
 import (
-	"errors"
 	"io/fs"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 )
 
 // chmodHookFS is a MemFS that runs hook once, before the first Chmod of
 // a temporary file (".<base>.<digits>.tmp"): the moment a ReplaceFile has
 // its temporary file written and not yet renamed. A Lock that has to wait
-// closes waiting first.
+// says so (vfstest.LockWaits).
 type chmodHookFS struct {
-	*vfs.MemFS
-	fired   atomic.Bool
-	hook    func()
-	waiting chan struct{}
-	waited  atomic.Bool
+	*vfstest.LockWaits
+	fired atomic.Bool
+	hook  func()
 }
 
 func (f *chmodHookFS) Chmod(name string, mode fs.FileMode) error {
@@ -27,17 +25,6 @@ func (f *chmodHookFS) Chmod(name string, mode fs.FileMode) error {
 		f.hook()
 	}
 	return f.MemFS.Chmod(name, mode)
-}
-
-func (f *chmodHookFS) Lock(name string) (vfs.Unlocker, error) {
-	u, err := f.MemFS.TryLock(name)
-	if errors.Is(err, vfs.ErrLocked) {
-		if f.waited.CompareAndSwap(false, true) {
-			close(f.waiting)
-		}
-		return f.MemFS.Lock(name)
-	}
-	return u, err
 }
 
 // TestReplaceFileConcurrent: a second session replaces the same file
@@ -51,12 +38,12 @@ func TestReplaceFileConcurrent(t *testing.T) {
 	if err := mem.MkdirAll("/d", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f := &chmodHookFS{MemFS: mem, waiting: make(chan struct{})}
+	f := &chmodHookFS{LockWaits: vfstest.NewLockWaits(mem)}
 	second := make(chan error, 1)
 	f.hook = func() {
 		go func() { second <- vfs.ReplaceFile(f, "/d/f", []byte("second"), 0o644) }()
 		select {
-		case <-f.waiting:
+		case <-f.Waiting():
 		case err := <-second:
 			second <- err
 		}

@@ -1,27 +1,25 @@
 package writeback_test
 
 import (
-	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/outfitter-go/vfsim/vfs"
+	"github.com/outfitter-go/vfsim/vfs/vfstest"
 	"github.com/outfitter-go/vfsim/writeback"
 )
 
 // interleaveFS is a MemFS that runs hook once, in the goroutine of the
 // first ReadFile of name, right after that read: the moment another
 // session's write does the most harm to a read-modify-write. A Lock that
-// has to wait closes waiting first, so the hook can tell a second session
-// that waits for the lock from one that finished.
+// has to wait says so (vfstest.LockWaits), so the hook can tell a second
+// session that waits for the lock from one that finished.
 type interleaveFS struct {
-	*vfs.MemFS
-	name    string
-	fired   atomic.Bool
-	hook    func()
-	waiting chan struct{}
-	waited  atomic.Bool
+	*vfstest.LockWaits
+	name  string
+	fired atomic.Bool
+	hook  func()
 }
 
 func (f *interleaveFS) ReadFile(name string) ([]byte, error) {
@@ -30,17 +28,6 @@ func (f *interleaveFS) ReadFile(name string) ([]byte, error) {
 		f.hook()
 	}
 	return data, err
-}
-
-func (f *interleaveFS) Lock(name string) (vfs.Unlocker, error) {
-	u, err := f.MemFS.TryLock(name)
-	if errors.Is(err, vfs.ErrLocked) {
-		if f.waited.CompareAndSwap(false, true) {
-			close(f.waiting)
-		}
-		return f.MemFS.Lock(name)
-	}
-	return u, err
 }
 
 // TestRecordConcurrentAnswers: two sessions answer "always" for different
@@ -53,14 +40,14 @@ func TestRecordConcurrentAnswers(t *testing.T) {
 	t.Parallel()
 	for _, link := range []bool{false, true} {
 		mem, real := profileMachine(t, link)
-		f := &interleaveFS{MemFS: mem, name: profileFile, waiting: make(chan struct{})}
+		f := &interleaveFS{LockWaits: vfstest.NewLockWaits(mem), name: profileFile}
 		second := make(chan error, 1)
 		f.hook = func() {
 			go func() { second <- writeback.Record(f, profileFile, "settings.json") }()
 			// Wait until the second Record has finished or waits for
 			// the lock the first one holds.
 			select {
-			case <-f.waiting:
+			case <-f.Waiting():
 			case err := <-second:
 				second <- err
 			}

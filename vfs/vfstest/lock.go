@@ -125,3 +125,35 @@ func lockChecks() []check {
 		}},
 	}
 }
+
+// LockWaits is a MemFS whose Lock, the first time it finds the lock held
+// and has to wait, closes the channel Waiting returns before it waits: a
+// test that starts a second session at a chosen moment tells one that
+// waits for the lock from one that finished. Embed it in a test's own
+// file system to add the hook that starts the second session.
+type LockWaits struct {
+	*vfs.MemFS
+	waiting chan struct{}
+	waited  atomic.Bool
+}
+
+// NewLockWaits returns fsys with Lock's first wait signalled.
+func NewLockWaits(fsys *vfs.MemFS) *LockWaits {
+	return &LockWaits{MemFS: fsys, waiting: make(chan struct{})}
+}
+
+// Waiting is closed once a Lock has found its lock held.
+func (f *LockWaits) Waiting() <-chan struct{} { return f.waiting }
+
+// Lock is the MemFS's Lock, which closes Waiting first when it has to
+// wait.
+func (f *LockWaits) Lock(name string) (vfs.Unlocker, error) {
+	u, err := f.MemFS.TryLock(name)
+	if errors.Is(err, vfs.ErrLocked) {
+		if f.waited.CompareAndSwap(false, true) {
+			close(f.waiting)
+		}
+		return f.MemFS.Lock(name)
+	}
+	return u, err
+}
