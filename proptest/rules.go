@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -214,26 +215,29 @@ var rules = []Divergent{
 			"profile sources anywhere, and synced profiles may link or include files outside their checkout. " +
 			"vfsim refuses such a run before anything is written, naming the file and the rule, and leaves out, " +
 			"with a warning, a synced profile's prompt include outside its checkout (a relative file include " +
-			"resolves inside the checkout, where upstream resolves it against home/.outfitter), and does not use " +
+			"resolves inside the checkout, where upstream resolves it against home/.outfitter), looks for a skill " +
+			"reference a synced profile brings in under the checkout's include root only (upstream: home/.outfitter), " +
+			"and does not use " +
 			"a synced profile's session_directory (Claude's projects/ keeps its own source, pi gets no " +
 			"--session-dir) (a deliberate " +
 			"deviation, resolve's package doc and the README: what arrives by sync stays inside its checkout).",
 		Deviation:   true,
 		ownsDurable: true,
 		explains: func(x *explainer, d Divergence) bool {
-			if syncedInclude(d) || syncedSession(d) || x.sessionFollows(d) {
+			if syncedInclude(d) || syncedSession(d) || x.sessionFollows(d) ||
+				isWarnings(d) && x.syncedReference(message(d)) {
 				return true
 			}
 			// A refused run wrote nothing durable: every durable
 			// divergence of its world follows from the refusal.
-			if d.Run < 0 && slices.ContainsFunc(x.divs, syncedRefusal) {
+			if d.Run < 0 && slices.ContainsFunc(x.divs, func(o Divergence) bool { return x.syncedFailure(o) }) {
 				return true
 			}
 			// The prompt an include left out of a synced profile gave.
 			return d.Field == "args" && d.Key == "--append-system-prompt" &&
 				slices.ContainsFunc(x.divs, func(o Divergence) bool { return o.Run == d.Run && syncedInclude(o) })
 		},
-		fails: func(x *explainer, d Divergence) bool { return syncedRefusal(d) },
+		fails: func(x *explainer, d Divergence) bool { return x.syncedFailure(d) },
 	},
 	{
 		Name:  "synced-state",
@@ -401,6 +405,46 @@ func syncedRefusal(d Divergence) bool {
 	return d.Field == "error" &&
 		(strings.Contains(ours, "synced remote settings file") || strings.Contains(ours, "synced repository") ||
 			strings.Contains(ours, "synced profile repository"))
+}
+
+// syncedFailure reports whether d is a run's error that the rule of
+// synced content explains: a refusal, or a skill reference of a synced
+// profile that vfsim looked for inside the checkout only (see
+// [explainer.syncedReference]) failing the run.
+func (x *explainer) syncedFailure(d Divergence) bool {
+	return syncedRefusal(d) || d.Field == "error" && d.Upstream == "" && x.syncedReference(unquote(d.Ours))
+}
+
+// syncedReferenceProblem is vfsim's problem of a skill reference it did
+// not find at a root inside a cache checkout, with the reference's path.
+var syncedReferenceProblem = regexp.MustCompile(`Reference file '([^']*)' was not found under '<home>/\.outfitter/cache/[^']*'\.`)
+
+// syncedReference reports whether msg is vfsim's problem of a skill
+// reference that a synced profile brought in, looked for under the
+// checkout's include root, and that the world holds where upstream looks
+// for it: upstream's inferProfileIncludeSourceRoot (PromptIncludes.ts)
+// walks up from the checkout to home/.outfitter, outside the checkout.
+// Every reference the message names must be such a one.
+func (x *explainer) syncedReference(msg string) bool {
+	found := syncedReferenceProblem.FindAllStringSubmatch(msg, -1)
+	for _, m := range found {
+		if !x.holds("home/.outfitter/" + m[1]) {
+			return false
+		}
+	}
+	return len(found) > 0
+}
+
+// holds reports whether the world's fixture has a file or a directory at
+// the fixture-relative path name.
+func (x *explainer) holds(name string) bool {
+	name = path.Clean(name)
+	for f := range x.w.Files {
+		if f == name || strings.HasPrefix(f, name+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // syncedIncludeWarning is the warning of a prompt include of a profile
