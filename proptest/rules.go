@@ -598,11 +598,15 @@ var pairings = []struct {
 }{
 	{"skill-error-scope", func(s string) string { return skillScope.ReplaceAllString(s, "controls.skills/") }},
 	{"yaml-error-text", func(s string) string { return yamlError.ReplaceAllString(s, "${1}<YAML error>") }},
+	// A skill reference of a synced profile missing at both roots: vfsim
+	// names the checkout's include root, upstream home/.outfitter.
+	{"synced-content", func(s string) string { return syncedRoot.ReplaceAllString(s, "$1 under '<home>/.outfitter'") }},
 }
 
 var (
 	skillScope = regexp.MustCompile(`controls\.(pi|claude)\.skills/`)
 	yamlError  = regexp.MustCompile(`(?s)(SKILL\.md frontmatter is not valid YAML: YAMLParseError: ).*`)
+	syncedRoot = regexp.MustCompile(`(Reference file '[^']*' was not found|Reference file glob '[^']*' matched no files) under '<home>/\.outfitter/cache/[^']*'`)
 )
 
 // linkedSkill is a generated skill upstream left as a link in the
