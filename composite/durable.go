@@ -67,12 +67,19 @@ func existingPerm(fsys FS, name string, def fs.FileMode) (fs.FileMode, error) {
 // isLink reports whether name is a symbolic link; a missing name is not,
 // and a file system without links has none.
 func isLink(fsys FS, name string) (bool, error) {
-	fi, err := vfs.Lstat(fsys, name)
+	mode, err := vfs.Lprobe(fsys, name)
 	switch {
 	case err == nil:
-		return fi.Mode()&fs.ModeSymlink != 0, nil
+		return mode&fs.ModeSymlink != 0, nil
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, errors.ErrUnsupported):
 		return false, nil
+	}
+	if _, mem := fsys.(*vfs.MemFS); mem {
+		// A MemFS's Lprobe answers with the bare errno: the error as
+		// Lstat makes it.
+		if _, lerr := vfs.Lstat(fsys, name); lerr != nil {
+			err = lerr
+		}
 	}
 	return false, err
 }

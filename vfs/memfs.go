@@ -660,16 +660,17 @@ func (m *MemFS) stat(op, name string, flags int) (fs.FileInfo, error) {
 	return infoOf(path.Base(name), n), nil
 }
 
-// probe is [Probe] for a MemFS: the mode of the named file, following
-// links, as Stat's FileInfo would give it, or the errno Stat's
-// *fs.PathError would wrap. It allocates nothing.
-func (m *MemFS) probe(name string) (fs.FileMode, error) {
+// probe is [Probe] (flags walkFollow) and [Lprobe] (no flag) for a
+// MemFS: the mode of the named file, as Stat's or Lstat's FileInfo would
+// give it, or the errno their *fs.PathError would wrap. It allocates
+// nothing.
+func (m *MemFS) probe(name string, flags int) (fs.FileMode, error) {
 	if err := nameErr(name); err != nil {
 		return 0, err
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	res, err := m.walk(name, walkFollow)
+	res, err := m.walk(name, flags)
 	if err != nil {
 		return 0, err
 	}

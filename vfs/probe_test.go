@@ -10,10 +10,11 @@ import (
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
-// TestProbe checks that Probe says what Stat says of every name of a tree
-// with links (to files, to directories, dangling, in a loop, through a
-// file) and of names that are not valid: the same mode, or an error that
-// wraps the same errno, on a MemFS and through the Stat fallback.
+// TestProbe checks that Probe says what Stat says, and Lprobe what Lstat
+// says, of every name of a tree with links (to files, to directories,
+// dangling, in a loop, through a file) and of names that are not valid:
+// the same mode, or an error that wraps the same errno, on a MemFS and
+// through the Stat and Lstat fallback.
 func TestProbe(t *testing.T) {
 	m := vfs.NewMemFS(vfs.MemOptions{})
 	must := func(err error) {
@@ -37,12 +38,19 @@ func TestProbe(t *testing.T) {
 		"/" + strings.Repeat("a", 5000),
 	}
 	for _, backend := range []struct {
-		name string
-		fsys vfs.FS
-	}{{"memfs", m}, {"fallback", openOnly{m}}} {
+		name  string
+		fsys  vfs.FS
+		probe func(vfs.FS, string) (fs.FileMode, error)
+		stat  func(vfs.FS, string) (fs.FileInfo, error)
+	}{
+		{"memfs", m, vfs.Probe, vfs.Stat},
+		{"fallback", openOnly{m}, vfs.Probe, vfs.Stat},
+		{"memfs lprobe", m, vfs.Lprobe, vfs.Lstat},
+		{"lprobe fallback", lstatOnly{openOnly{m}}, vfs.Lprobe, vfs.Lstat},
+	} {
 		for _, name := range names {
-			mode, err := vfs.Probe(backend.fsys, name)
-			fi, serr := vfs.Stat(backend.fsys, name)
+			mode, err := backend.probe(backend.fsys, name)
+			fi, serr := backend.stat(backend.fsys, name)
 			if (err == nil) != (serr == nil) {
 				t.Errorf("%s: Probe(%q) error %v, Stat error %v", backend.name, name, err, serr)
 				continue
@@ -69,17 +77,30 @@ func TestProbe(t *testing.T) {
 	}
 }
 
-// TestProbeAllocs checks that a MemFS probes a missing name and an
-// existing one without allocating (following a link costs what the walk
-// costs, as for Stat).
+// lstatOnly adds Lstat to openOnly, for the fallback of Lprobe.
+type lstatOnly struct{ openOnly }
+
+func (l lstatOnly) Lstat(name string) (fs.FileInfo, error) { return l.m.Lstat(name) }
+
+// TestProbeAllocs checks that a MemFS probes (and lprobes) a missing name
+// and an existing one, a link among them, without allocating (following
+// a link costs what the walk costs, as for Stat).
 func TestProbeAllocs(t *testing.T) {
 	m := vfs.NewMemFS(vfs.MemOptions{})
 	if err := m.MkdirAll("/a/b", 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := m.Symlink("/missing", "/a/l"); err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range []string{"/a/b", "/a", "/a/missing", "/a/missing/x", "/a/b/c"} {
 		if n := testing.AllocsPerRun(100, func() { _, _ = vfs.Probe(m, name) }); n != 0 {
 			t.Errorf("Probe(%q): %v allocs, want 0", name, n)
+		}
+	}
+	for _, name := range []string{"/a/b", "/a/l", "/a/missing", "/a/missing/x"} {
+		if n := testing.AllocsPerRun(100, func() { _, _ = vfs.Lprobe(m, name) }); n != 0 {
+			t.Errorf("Lprobe(%q): %v allocs, want 0", name, n)
 		}
 	}
 }

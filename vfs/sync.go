@@ -68,8 +68,8 @@ func MkdirAllSynced(fsys FS, name string, perm fs.FileMode) error {
 		return &fs.PathError{Op: "mkdir", Path: name, Err: errors.ErrUnsupported}
 	}
 	name = path.Clean(name)
-	if fi, err := Stat(fsys, name); err == nil {
-		if fi.IsDir() {
+	if mode, err := probeStat(fsys, name); err == nil {
+		if mode.IsDir() {
 			return nil
 		}
 		return &fs.PathError{Op: "mkdir", Path: name, Err: ErrNotDir}
@@ -80,7 +80,7 @@ func MkdirAllSynced(fsys FS, name string, perm fs.FileMode) error {
 	base := name
 	for base != "/" && base != "." {
 		base = path.Dir(base)
-		_, err := Stat(fsys, base)
+		_, err := probeStat(fsys, base)
 		if err == nil {
 			break
 		}
@@ -102,6 +102,23 @@ func MkdirAllSynced(fsys FS, name string, perm fs.FileMode) error {
 		}
 		d = path.Join(d, rest[:i])
 	}
+}
+
+// probeStat is [Probe] with [Stat]'s error where it is returned: a
+// missing name gives Probe's (a MemFS's bare ENOENT, which errors.Is
+// matches as fs.ErrNotExist), any other failure Stat's *fs.PathError
+// (which a MemFS makes again; other file systems' Probe returns it).
+func probeStat(fsys FS, name string) (fs.FileMode, error) {
+	mode, err := Probe(fsys, name)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return mode, err
+	}
+	if _, mem := fsys.(*MemFS); mem {
+		if _, serr := Stat(fsys, name); serr != nil {
+			return 0, serr
+		}
+	}
+	return 0, err
 }
 
 // syncDirOf commits the directory of name after a new entry was made

@@ -93,10 +93,15 @@ func CreateTemp(fsys FS, dir, pattern string) (File, string, error) {
 // error while the new file is already in place (it may not survive a
 // power cut).
 //
-// On a [MemFS] the syncs are counted and cost nothing. fsys needs
-// [OpenFileFS] (with files that implement [SyncFile]), [ChmodFS],
-// [RenameFS], [RemoveFS] and [SyncDirFS]; without them ReplaceFile returns
-// an error wrapping errors.ErrUnsupported and leaves name as it was.
+// On a [MemFS] the syncs are counted and cost nothing, and the common
+// case (the name's directory exists, the name is missing or a regular
+// file, and no other replacement of it is under way or was cut short)
+// is done in one step under the MemFS's lock, without the temporary and
+// lock files: whatever a reader sees of it, the steps above could show.
+// fsys needs [OpenFileFS] (with files that implement [SyncFile]),
+// [ChmodFS], [RenameFS], [RemoveFS] and [SyncDirFS]; without them
+// ReplaceFile returns an error wrapping errors.ErrUnsupported and leaves
+// name as it was.
 func ReplaceFile(fsys FS, name string, data []byte, perm fs.FileMode) error {
 	_, err := replaceFile(fsys, name, data, perm, true, nil)
 	return err
@@ -112,7 +117,9 @@ func ReplaceFile(fsys FS, name string, data []byte, perm fs.FileMode) error {
 // rename, so a decision taken on an earlier read (name was missing, or
 // blank) cannot overwrite what another session wrote since: the check
 // sees it. On a file system without [LockFS] the check and the rename are
-// not atomic with respect to other sessions.
+// not atomic with respect to other sessions. On a [MemFS] cond is called
+// without the MemFS's lock held, and again if name changed before the
+// replacement: cond should depend on its arguments alone.
 func ReplaceFileIf(fsys FS, name string, data []byte, perm fs.FileMode, cond func(current []byte, exists bool) bool) (bool, error) {
 	return replaceFile(fsys, name, data, perm, true, cond)
 }
@@ -132,6 +139,12 @@ func replaceFile(fsys FS, name string, data []byte, perm fs.FileMode, clean bool
 	}
 	if _, ok := fsys.(SyncDirFS); !ok {
 		return false, unsupported("replace", name)
+	}
+	if m, ok := fsys.(*MemFS); ok {
+		// The common case on a MemFS, in one step (see replaceInPlace).
+		if done, replaced := m.replaceInPlace(name, data, perm, cond); done {
+			return replaced, nil
+		}
 	}
 	dir, base := path.Dir(name), path.Base(name)
 	lock, err := lockReplace(fsys, name)

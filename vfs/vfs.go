@@ -491,9 +491,25 @@ func isUnsupported(err error) bool { return errors.Is(err, errors.ErrUnsupported
 // returning its error as it is.
 func Probe(fsys FS, name string) (fs.FileMode, error) {
 	if m, ok := fsys.(*MemFS); ok {
-		return m.probe(name)
+		return m.probe(name, walkFollow)
 	}
 	fi, err := Stat(fsys, name)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Mode(), nil
+}
+
+// Lprobe is [Probe] for [Lstat]: what Lstat would say of name's existence
+// and kind, a final symbolic link not followed (its mode has
+// fs.ModeSymlink). A *MemFS answers without allocating, its error the
+// bare errno; any other file system falls back to Lstat, returning its
+// error as it is (one wrapping errors.ErrUnsupported without [LstatFS]).
+func Lprobe(fsys FS, name string) (fs.FileMode, error) {
+	if m, ok := fsys.(*MemFS); ok {
+		return m.probe(name, 0)
+	}
+	fi, err := Lstat(fsys, name)
 	if err != nil {
 		return 0, err
 	}
