@@ -163,6 +163,11 @@ func libraryError(data []byte, err error) error {
 		return err
 	}
 	if m := unknownAnchor.FindStringSubmatch(v3.msg); m != nil {
+		// The library refuses a flow collection left open before it
+		// resolves aliases.
+		if f := findOpenFlow(data); f != nil {
+			return f.error(data)
+		}
 		return errors.New(aliasErrorPrefix + "Unresolved alias (the anchor must be set before the alias): " + m[1])
 	}
 	if e := locateYAMLError(data, v3.msg); e != nil {

@@ -164,6 +164,18 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
+	// A flow collection left open, which yaml/v3 reports as a missing ','
+	// or bracket on some line after it, as a missing node after a comma
+	// or a colon, or as the end of the text or a document marker reached
+	// in a quote of it: the library ends the collection where its lexer
+	// does and refuses it at the end of its last item (findOpenFlow).
+	for _, m := range []string{"did not find expected ',' or ']'", "did not find expected ',' or '}'", "did not find expected node content", "found unexpected end of stream", "found unexpected document indicator"} {
+		if strings.Contains(msg, m) {
+			if f := findOpenFlow(data); f != nil {
+				return f.error(data)
+			}
+		}
+	}
 	lines := splitLines(data)
 	if line < 1 || line > len(lines) {
 		if strings.Contains(msg, "found unexpected end of stream") {
@@ -180,11 +192,20 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 			indent := ln.text[:len(ln.text)-len(bytes.TrimLeft(ln.text, " \t"))]
 			if t := bytes.IndexByte(indent, '\t'); t >= 0 && len(bytes.TrimSpace(ln.text)) > 0 {
 				at := ln.start + t
+				// Inside a flow collection a tab is a space to the
+				// library; one left open before the tab is refused.
+				if f := findOpenFlow(data); f != nil && f.start < at {
+					return f.error(data)
+				}
 				return newYAMLParseError(data, "Tabs are not allowed as indentation", at, at+1)
 			}
 			if i > line {
 				break
 			}
+		}
+		// A line of tabs only, inside a flow collection left open.
+		if f := findOpenFlow(data); f != nil && strings.Contains(msg, "tab character") {
+			return f.error(data)
 		}
 	}
 	switch {
@@ -192,30 +213,6 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 		return locateNestedMapping(data, lines, line)
 	case strings.Contains(msg, "found unexpected end of stream"):
 		return locateOpenQuote(data)
-	case strings.Contains(msg, "did not find expected ',' or ']'"), strings.Contains(msg, "did not find expected ',' or '}'"):
-		kind, closer := "Flow sequence", "]"
-		if strings.HasSuffix(msg, "'}'") {
-			kind, closer = "Flow map", "}"
-		}
-		// The library stops at the first token of the line after the
-		// collection's start that has one: the collection is not indented
-		// past its parent. yaml/v3 names the start's line or one above.
-		opener := byte('[')
-		if closer == "}" {
-			opener = '{'
-		}
-		from := line - 1
-		for from < len(lines) && bytes.IndexByte(lines[from].text, opener) < 0 {
-			from++
-		}
-		at := len(data)
-		for i := from + 1; i < len(lines); i++ {
-			if t := bytes.TrimLeft(lines[i].text, " "); len(bytes.TrimSpace(t)) > 0 && t[0] != '#' {
-				at = lines[i].start + len(lines[i].text) - len(t)
-				break
-			}
-		}
-		return newYAMLParseError(data, kind+" in block collection must be sufficiently indented and end with a "+closer, at, at+1)
 	case strings.Contains(msg, "did not find expected key"):
 		// A key less indented than the keys before it and more than
 		// those of the mapping above, at the start of its line.

@@ -90,7 +90,8 @@ var yamlLeft = map[string]string{
 	"x: 1\n%YAML 1.2\n":    "error: a directive inside a document",
 	"%YAML\n---\na: 1\n":   "error: a %YAML directive without a version",
 	"description: \"Uses \"quotes\" inside\"\n": "error: a scalar after a quoted scalar",
-	"a:\tb: c\n": "error: a tab before a nested mapping",
+	"a:\tb: c\n":           "error: a tab before a nested mapping",
+	"a:\n  b: [1, 2\n ]\n": "error: a closing bracket indented less than its block context requires: yaml/v3 reads it",
 }
 
 // TestParseYAMLMatchesTheLibrary checks ParseYAML on every document of
@@ -104,7 +105,7 @@ func TestParseYAMLMatchesTheLibrary(t *testing.T) {
 		Value json.RawMessage
 		Error string
 	}
-	raw := readTable[[2]json.RawMessage](t, "node-yaml.json", 280)
+	raw := readTable[[2]json.RawMessage](t, "node-yaml.json", 410)
 	fixed := map[string]bool{}
 	for _, r := range raw {
 		var doc string

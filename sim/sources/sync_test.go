@@ -200,7 +200,7 @@ func TestSyncChecks(t *testing.T) {
 			name:     "an invalid profile",
 			settings: "profile_sources:\n  - uri: https://example.test/x.git\n",
 			runner:   cloning(map[string]string{"bad.yml": "agents: [\n"}),
-			want:     []string{"failed: https://example.test/x.git -> <cache> (Synced source failed profile validation: <cache>/bad.yml#/profile.yml YAMLParseError: line 1: did not find expected node content)"},
+			want:     []string{"failed: https://example.test/x.git -> <cache> (Synced source failed profile validation: <cache>/bad.yml#/profile.yml YAMLParseError: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:\n\nagents: [\n\n^\n)"},
 		},
 		{
 			name:     "a profile checked by the caller's agents",

@@ -91,6 +91,29 @@ add('a: b: c\n', 'a: [1, 2\n', 'a: "unterminated\n', "a: 'unterminated\n", '- a\
   'id: a\ncontrols:\n  model: "m1"\ntags: [alpha, beta\n', '\ufeff--- # start\ndefault_agent: claude\nextra:\n  one: 1\n two: 2\n',
   'a: 1\nextra:\n  one: 1\n two: 2\n', 'a: 1\ntags: [alpha, beta\n# end\n', '# c\r\n# d\r\n...\r\n', '---\n# c\n...\n', '\ufeff...\n', '...\n---\n', '\t####\n', '\t# c\na: 1\n', '[####\n', 'x:\n  y:\n    one: 1\n   two: 2\n', 'extra:\n  one: 1\n two: 2\n', 'a: {b: 1\nc: 2\n', 'a: "x\n\n', 'description: "Uses "quotes" inside"\n', 'list:\n- a\n - b\n', 'a:\tb: c\n');
 
+// Flow collections left open: the library ends one at the end of the text
+// or at the first line indented less than its block context requires, and
+// refuses it at the end of its last item (after the spaces, line breaks
+// and comments that follow it; after a ':' and its spaces for an empty
+// value). Closed flow collections before it, in an indented block among
+// them, trailing blank and comment lines, a document end, CRLF, no final
+// line break, nesting, quotes and block scalars around it.
+const profile = 'id: a\nlabel: &name "Named a"\ndescription: *name\ncontrols:\n  session_directory: "./sessions/s1"\n' +
+  '  pi: {environment: {PI_ONLY: "a"}, skills: [deploy-check], model: "pi-m"}\n  skills: [lint-fix, review]\n';
+for (const open of ['tags: [alpha, beta', 'tags: {a: 1, b: 2', 'tags: [alpha, beta,', 'tags: {a: 1, b:', 'tags: [a, [b, c', 'tags: [a, b # c',
+  'tags: {a: # c', 'tags:\n  [alpha, beta', 'tags:\n  - [alpha, beta']) {
+  for (const end of ['', '\n', '\n\n', '\n  \n', '\n# end\n', '\n...\n']) add(profile + open + end);
+}
+add((profile + 'tags: [alpha, beta\n').replace(/\n/g, '\r\n'), (profile + 'tags: {a: 1, b:').replace(/\n/g, '\r\n'), '\ufeff' + profile + 'tags: [alpha, beta\n',
+  '%YAML 1.2\n---\n' + profile + 'tags: [alpha, beta\n', 'a: [1, 2]\nb: [3, 4\n', 'a: [1, 2]\nb:\n  c: [5]\nd: [3, 4\n', 'a: [1, 2', 'a: [1, 2   ',
+  'a: [1, 2 # c', 'a: [', 'a: [\n\n', 'a: [1, 2,\n', 'a: {b:\n', 'a: {b: \n', 'a: {b:  \n  \n', 'a: {b: # c\n\n\n', 'a: {b:\n  # c\n', 'a: {b:\n  c',
+  'a: [x:\n', 'a: [1, x: \n', 'a: {x: [1, 2\n', 'a: [1, {b: 2\n', 'a: [1, "x\n', "a: [1, 'x", 'a: [a, "open\n...\n', 'a: [1, *x\n', 'a: [1, &x 2\n',
+  'a:\n  b: [1, 2\n  c: 3\n', 'a:\n  b: {x:\n  c: 3\n', 'a:\n  b: [1,\n\n  c: 3\n', 'a:\n  b: [1, 2\n ]\n', 'a:\n  b: [1, 2\n  ]\n', 'key:\n  [1,\n 2\n',
+  '- [1,\n 2\n', '- key: [1,\n  2\n', '- key: [1,\n   2\n', 'a: [1, 2\n---\nb: 1\n', 'a: [1, 2\n\t# c\n', '[1, 2', '--- [1, 2\n', '&x [1, 2\n',
+  '# c\n[1, 2\n', '[1, [2\n', 'a: ["]", \'it\'\'s ]\', 2\n', 's: |\n  [not a flow\nt: [x, y\n', 'q: "[x"\nr: \'{y\'\nt: [x, y\n', 'p: a[b\nt: [x\n',
+  'a: {b: 2\n# c\n', 'a: {b: 2 # x\n# c\n', 'a: {b: 2\r\n# c\r\n', 'a: {b: 2\n\n# c\n', 'a: {b: 2\n  # c\n', 'a: [b: [1]\n# c\n', 'a: [{b: 2}\n# c\n',
+  'a: {b: {c: 2\n# c\n', 'a: {b: 2\n  3\n# c\n', 'a: {b: &x\n', 'a: {b: [1, 2}\n', 'a: [{b: 1], 2\n', 'a: [1, 2\n\t\n', 'a: [1, 2\n\t3\n');
+
 const rows = docs.map((d) => {
   try {
     return [d, { value: enc(parse(d)) }];

@@ -49,6 +49,13 @@ func minimalWorlds() map[string]proptest.World {
 		w.Profiles[0].Text = proptest.Text{Break: kind}
 		worlds["yaml-broken-"+strings.ReplaceAll(kind, "_", "-")] = w
 	}
+	// A flow sequence left open at the end of the text after flow
+	// collections closed in an indented block: the library ends it at
+	// the end of the text and refuses it there, not at the line after the
+	// last closed one.
+	w := minimalWorld("pi", entries("model", `"m1"`, "environment", `{A: "x"}`, "skills", "[review]"), nil, nil, nil)
+	w.Profiles[0].Text = proptest.Text{Break: "open_flow"}
+	worlds["yaml-broken-open-flow-after-flows"] = w
 	return worlds
 }
 

@@ -1,0 +1,401 @@
+package jsstack
+
+import "bytes"
+
+// openFlow is a flow collection the library does not see closed, found
+// by findOpenFlow.
+type openFlow struct {
+	// start is the byte offset of the collection's opening bracket.
+	start int
+	// at is the byte offset the library names: the end of the
+	// collection's last item (see scanFlow).
+	at int
+	// closer is the missing ']' or '}' of the innermost collection left
+	// open, which the library refuses first.
+	closer byte
+	// root reports a collection that is the document's top node: the
+	// library's message then leaves out "in block collection".
+	root bool
+	// quote is the quote character of a quoted scalar inside the
+	// collection that never closes, 0 for none: the library refuses that
+	// scalar first, at the end of the text.
+	quote byte
+	// comment is the byte range of a comment the library refuses first
+	// (see scanFlow), both 0 for none.
+	comment [2]int
+}
+
+// error returns the library's error for the collection.
+func (f *openFlow) error(data []byte) *YAMLParseError {
+	if f.comment[1] > 0 {
+		return newYAMLParseError(data, "Comments must be separated from other tokens by white space characters", f.comment[0], f.comment[1])
+	}
+	if f.quote != 0 {
+		return newYAMLParseError(data, "Missing closing "+string(f.quote)+"quote", len(data), len(data)+1)
+	}
+	kind := "Flow sequence"
+	if f.closer == '}' {
+		kind = "Flow map"
+	}
+	msg := kind + " in block collection must be sufficiently indented and end with a " + string(f.closer)
+	if f.root {
+		msg = kind + " must end with a " + string(f.closer)
+	}
+	return newYAMLParseError(data, msg, f.at, f.at+1)
+}
+
+// yamlBlank reports whether the byte at i of data ends a token as the
+// library's lexer sees it: a space, a tab, a line break or the end.
+func yamlBlank(data []byte, i int) bool {
+	return i >= len(data) || data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'
+}
+
+// lineBreak returns the length of the line break at i: 1 for "\n", 2 for
+// "\r\n", 0 for none.
+func lineBreak(data []byte, i int) int {
+	switch {
+	case i < len(data) && data[i] == '\n':
+		return 1
+	case i+1 < len(data) && data[i] == '\r' && data[i+1] == '\n':
+		return 2
+	}
+	return 0
+}
+
+// findOpenFlow returns the first flow collection of data that the
+// library's lexer ends without its closing bracket, or nil. It follows
+// the lexer (yaml 2.9.0, parse/lexer.ts) as far as flow collections
+// need: block lines are read for the indentation a flow collection
+// started on them must keep (the lexer's indentNext: one more than the
+// indentation of the key or "- " it is the value of), quoted scalars,
+// comments and block scalars are stepped over, and a flow collection ends
+// at its closing bracket, at the end of the text, or at a line indented
+// less than that (a comment line excepted, and the closing bracket one
+// column less), or at a document marker.
+func findOpenFlow(data []byte) *openFlow {
+	p := 0
+	if bytes.HasPrefix(data, []byte("\ufeff")) {
+		p = 3
+	}
+	indentNext := 0
+	seen := false // a node before, in this document
+	for p < len(data) {
+		// The start of a line.
+		n := 0
+		for p+n < len(data) && data[p+n] == ' ' {
+			n++
+		}
+		end := p + bytes.IndexByte(data[p:], '\n')
+		if end < p {
+			end = len(data)
+		}
+		next := end + 1
+		lineEnd := end
+		if lineEnd > p && data[lineEnd-1] == '\r' {
+			lineEnd--
+		}
+		q := p + n
+		indentValue := n
+		if n == 0 && q < len(data) && data[q] == '%' && !seen {
+			p = next
+			continue
+		}
+		if n == 0 && (bytes.HasPrefix(data[q:], []byte("---")) || bytes.HasPrefix(data[q:], []byte("..."))) && yamlBlank(data, q+3) {
+			indentNext, seen = 0, false
+			q += 3
+		} else if q < lineEnd {
+			if indentNext > indentValue && !yamlBlank(data, q+1) {
+				indentNext = indentValue
+			}
+			// Block indicators: "- ", "? ", ": ".
+			for q < lineEnd && (data[q] == '-' || data[q] == '?' || data[q] == ':') && yamlBlank(data, q+1) {
+				w := 1
+				for q+w < lineEnd && (data[q+w] == ' ' || data[q+w] == '\t') {
+					w++
+				}
+				indentNext = indentValue + 1
+				indentValue += w
+				q += w
+				seen = true
+			}
+		}
+		// The tokens of the line.
+		for q < lineEnd {
+			c := data[q]
+			switch {
+			case c == ' ' || c == '\t':
+				q++
+			case c == '#' && (q == 0 || yamlBlank(data, q-1)):
+				q = lineEnd
+			case c == '[' || c == '{':
+				f, after := scanFlow(data, q, indentNext, !seen)
+				if f != nil {
+					return f
+				}
+				seen = true
+				q = after
+				if q > lineEnd {
+					// The collection ran over lines: go on from the line
+					// it ends on.
+					lineEnd = q + bytes.IndexByte(data[q:], '\n')
+					if lineEnd < q {
+						lineEnd = len(data)
+					}
+					next = lineEnd + 1
+					if lineEnd > q && data[lineEnd-1] == '\r' {
+						lineEnd--
+					}
+				}
+			case c == '"' || c == '\'':
+				close := closeQuote(data, q)
+				if close < 0 {
+					return nil // the open quote is refused for itself
+				}
+				seen = true
+				q = close + 1
+				if q > lineEnd {
+					lineEnd = q + bytes.IndexByte(data[q:], '\n')
+					if lineEnd < q {
+						lineEnd = len(data)
+					}
+					next = lineEnd + 1
+					if lineEnd > q && data[lineEnd-1] == '\r' {
+						lineEnd--
+					}
+				}
+			case c == '|' || c == '>':
+				// A block scalar: its lines are those indented at least as
+				// far as the lexer's indentNext, and blank lines.
+				seen = true
+				p = next
+				for p < len(data) {
+					k := 0
+					for p+k < len(data) && data[p+k] == ' ' {
+						k++
+					}
+					if p+k < len(data) && lineBreak(data, p+k) == 0 && k < max(indentNext, 1) {
+						break
+					}
+					e := bytes.IndexByte(data[p:], '\n')
+					if e < 0 {
+						p = len(data)
+						break
+					}
+					p += e + 1
+				}
+				next, q = p, lineEnd
+			case (c == ':' || c == '-' || c == '?') && yamlBlank(data, q+1):
+				// A mapping value (or a misplaced indicator): what
+				// follows is a node, the value of a key at indentNext-1.
+				if c == ':' {
+					indentNext = indentValue + 1
+				}
+				q++
+			case c == '!' || c == '&' || c == '*':
+				// A tag or an anchor, which does not make a node of its
+				// own, or an alias, which does.
+				seen = seen || c == '*'
+				for q < lineEnd && !yamlBlank(data, q) {
+					q++
+				}
+			default:
+				// A plain scalar, to ": ", " #" or the end of the line.
+				seen = true
+				for q < lineEnd {
+					if data[q] == ':' && yamlBlank(data, q+1) || (data[q] == ' ' || data[q] == '\t') && q+1 < lineEnd && data[q+1] == '#' {
+						break
+					}
+					q++
+				}
+			}
+		}
+		p = next
+	}
+	return nil
+}
+
+// closeQuote returns the offset of the quote closing the quoted scalar
+// that starts at q, or -1 when it never closes.
+func closeQuote(data []byte, q int) int {
+	quote := data[q]
+	for j := q + 1; j < len(data); j++ {
+		switch {
+		case quote == '"' && data[j] == '\\':
+			j++
+		case data[j] == quote && quote == '\'' && j+1 < len(data) && data[j+1] == '\'':
+			j++
+		case data[j] == quote:
+			return j
+		}
+	}
+	return -1
+}
+
+// scanFlow reads the flow collection that starts at the bracket at start
+// on a line whose block context requires the indentation indent (the
+// lexer's indentNext). It returns the collection when the library does
+// not see it closed, else nil and the offset after its closing bracket.
+//
+// The library's error stands at the end of the collection's last item
+// (resolve-flow-collection.ts): the item's range runs over the spaces,
+// line breaks and comments after it, to where the lexer ended the
+// collection, but for an empty value after a ':' without a comment, which
+// ends after the ':' and the spaces that follow it on its line
+// (emptyScalarPosition). Before that error the library reports a comment
+// that starts a line right after the line of a pair's value ("Comments
+// must be separated from other tokens by white space characters", from
+// resolve-props.ts, as the comment lands among the value's own tokens).
+func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
+	closers := []byte{closerOf(data[start])}
+	// pairs[i] reports that level i of the collection is in a pair's
+	// value: after its ':' and before the ',' that ends the item.
+	pairs := []bool{false}
+	q := start + 1
+	flowKey := false
+	emptyValue := -1 // after a ':' and its spaces, while no value follows
+	commented := false
+	value := false // the last token is a pair's value, or ends one
+	comment := [2]int{-1, -1}
+	stop := func(at int) (*openFlow, int) {
+		if emptyValue >= 0 && !commented {
+			at = emptyValue
+		}
+		f := &openFlow{start: start, at: at, closer: closers[len(closers)-1], root: root && len(closers) == 1}
+		if comment[0] >= 0 {
+			f.comment = comment
+		}
+		return f, at
+	}
+	skipSpaces := func() {
+		for q < len(data) && (data[q] == ' ' || data[q] == '\t') {
+			q++
+		}
+	}
+	for {
+		if q >= len(data) {
+			return stop(len(data))
+		}
+		if nl := lineBreak(data, q); nl > 0 {
+			// Line breaks, then the spaces that indent the next line and
+			// any tabs after them.
+			lineIndent, breaks, lineStart := 0, 0, q
+			for nl > 0 {
+				q += nl
+				breaks++
+				lineStart = q
+				lineIndent = 0
+				for q < len(data) && data[q] == ' ' {
+					q++
+					lineIndent++
+				}
+				skipSpaces()
+				nl = lineBreak(data, q)
+			}
+			if q >= len(data) {
+				return stop(len(data))
+			}
+			if value && breaks == 1 && q == lineStart && data[q] == '#' && comment[0] < 0 {
+				end := q
+				for end < len(data) && lineBreak(data, end) == 0 {
+					end++
+				}
+				comment = [2]int{q, end}
+			}
+			marker := lineIndent == 0 && (bytes.HasPrefix(data[q:], []byte("---")) || bytes.HasPrefix(data[q:], []byte("..."))) && yamlBlank(data, q+3)
+			if lineIndent < indent && data[q] != '#' || marker {
+				atEndMarker := lineIndent == indent-1 && len(closers) == 1 && (data[q] == ']' || data[q] == '}')
+				if !atEndMarker {
+					return stop(q)
+				}
+			}
+			continue
+		}
+		c := data[q]
+		switch {
+		case c == ' ' || c == '\t':
+			q++
+		case c == '#' && yamlBlank(data, q-1):
+			if emptyValue >= 0 {
+				commented = true
+			}
+			for q < len(data) && lineBreak(data, q) == 0 {
+				q++
+			}
+		case c == ',':
+			emptyValue, commented, flowKey, value = -1, false, false, false
+			pairs[len(pairs)-1] = false
+			q++
+		case c == '[' || c == '{':
+			closers = append(closers, closerOf(c))
+			pairs = append(pairs, false)
+			emptyValue, commented, flowKey, value = -1, false, false, false
+			q++
+		case c == ']' || c == '}':
+			if c != closers[len(closers)-1] {
+				// The lexer closes a collection with either bracket; the
+				// library refuses the wrong one at the end of the last item.
+				return stop(q)
+			}
+			closers, pairs = closers[:len(closers)-1], pairs[:len(pairs)-1]
+			q++
+			if len(closers) == 0 {
+				return nil, q
+			}
+			emptyValue, commented, flowKey, value = -1, false, true, pairs[len(pairs)-1]
+		case c == '"' || c == '\'':
+			close := closeQuote(data, q)
+			if close < 0 {
+				return &openFlow{start: start, at: len(data), quote: c}, len(data)
+			}
+			emptyValue, commented, flowKey, value = -1, false, true, pairs[len(pairs)-1]
+			q = close + 1
+		case c == ':' && (flowKey || yamlBlank(data, q+1) || q+1 < len(data) && data[q+1] == ','):
+			q++
+			skipSpaces()
+			emptyValue, commented, flowKey, value = q, false, false, false
+			pairs[len(pairs)-1] = true
+		case c == '!' || c == '&':
+			// A tag or an anchor: an empty value after it ends after it.
+			for q < len(data) && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
+				q++
+			}
+			if emptyValue >= 0 {
+				skipSpaces()
+				emptyValue = q
+			}
+		case c == '*':
+			for q < len(data) && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
+				q++
+			}
+			emptyValue, commented, flowKey, value = -1, false, false, pairs[len(pairs)-1]
+		default:
+			// A plain scalar, to a flow indicator, a ':' before a blank or a
+			// flow indicator, a comment or the end of the line.
+			emptyValue, commented, flowKey, value = -1, false, false, pairs[len(pairs)-1]
+			for q < len(data) && lineBreak(data, q) == 0 {
+				d := data[q]
+				if bytes.IndexByte([]byte(",[]{}"), d) >= 0 ||
+					d == ':' && (yamlBlank(data, q+1) || bytes.IndexByte([]byte(",[]{}"), data[q+1]) >= 0) ||
+					(d == ' ' || d == '\t') && q+1 < len(data) && data[q+1] == '#' {
+					break
+				}
+				q++
+			}
+			if q < len(data) && data[q] == ':' {
+				// The ':' of this plain key: read as the value indicator.
+				q++
+				skipSpaces()
+				emptyValue, value = q, false
+				pairs[len(pairs)-1] = true
+			}
+		}
+	}
+}
+
+// closerOf returns the bracket that closes opener.
+func closerOf(opener byte) byte {
+	if opener == '{' {
+		return '}'
+	}
+	return ']'
+}
