@@ -44,8 +44,71 @@
 //
 //	cd internal/jsstack/testdata && $OUTFITTER_NODE yaml-tables.mjs $OUTFITTER_UPSTREAM_CLI
 //
-// go generate ./internal/jsstack runs both, with OUTFITTER_NODE and
+// testdata/yaml-mutants.mjs writes testdata/node-yaml-mutants.json: 825
+// documents broken one mutation at a time from four valid settings and
+// profile documents (truncated, a quote or bracket left open or out,
+// indentation off by a column, tabs, stray colons, comments without a
+// space, lines repeated or out of place), with the library's outcome:
+//
+//	cd internal/jsstack/testdata && $OUTFITTER_NODE yaml-mutants.mjs $OUTFITTER_UPSTREAM_CLI
+//
+// go generate ./internal/jsstack runs all three, with OUTFITTER_NODE and
 // OUTFITTER_UPSTREAM_CLI set.
+//
+// # YAML syntax errors
+//
+// ParseYAML reads with yaml/v3 and, for a document it refuses, words and
+// locates the error as the library does where it knows the library's
+// error from yaml/v3's message and the text: String(error) byte for byte,
+// "YAMLParseError: ", the library's diagnostic, line, column, the quoted
+// line and the carets. Elsewhere the error is "YAMLParseError: " and
+// yaml/v3's own text, without the library's line and column. By yaml/v3's
+// message:
+//
+//   - "mapping values are not allowed in this context": located when the
+//     value on the line named, or on the line above that it continues,
+//     holds a second ": " (Nested mappings are not allowed in compact
+//     mappings), or the line above is a plain scalar that runs on to the
+//     key (Implicit keys need to be on a single line). Not located: a ':'
+//     after a flow collection, an alias or a continuation line, some of
+//     which the library reads.
+//   - "could not find expected ':'": located, a plain scalar that runs on
+//     to a key on a later line (Implicit keys need to be on a single
+//     line) or stands alone where a key belongs (Implicit map keys need
+//     to be followed by map values). Not located: a quoted key over two
+//     lines, a scalar that runs on to a "- " line.
+//   - "did not find expected key", "found a tab character …", "found
+//     character that cannot start any token": located, a tab in the
+//     indentation (Tabs are not allowed as indentation), a key less
+//     indented than its siblings (All mapping items must start at the
+//     same column), a quoted scalar cut short or a flow collection left
+//     open before the line named. Not located: a "- " line among keys, a
+//     key misindented after a comment line or a flow collection over
+//     lines, reserved characters ('@', '`'), a '[' before a block scalar
+//     indicator, a tab indenting a block scalar.
+//   - "did not find expected ',' or ']'" (or '}'), "did not find expected
+//     node content", "found unexpected end of stream", "found unexpected
+//     document indicator", "found unknown anchor": located, a flow
+//     collection left open (Flow sequence … must end with a ]), a quote
+//     never closed or cut short (Missing closing "quote), a comment right
+//     after a token. Not located: a block collection, or an implicit key
+//     over two lines, inside a flow collection; flow items without ','.
+//   - "did not find expected '-' indicator", "did not find expected
+//     <document start>", "did not find expected comment or line break",
+//     escapes, block scalar headers, two anchors or tags, a directive
+//     inside a document: not located.
+//
+// Duplicate keys (Map keys must be unique, at the key or at the line
+// break of an empty value before it), a second document and an unresolved
+// alias are located from yaml/v3's node tree. Documents yaml/v3 reads and
+// the library refuses are refused as the library does where its lexer
+// ends a token yaml/v3 does not (lexerRefusal): a flow collection or a
+// quoted scalar over lines whose next line is indented less than its
+// block context requires (a tab does not indent), a comment right after a
+// quoted scalar, a flow indicator or a block scalar header. On
+// node-yaml-mutants.json the library refuses 522 documents; ParseYAML
+// refuses the same 522, locates 408 as the library does, 349 of them in
+// its words; yaml_mutants_internal_test.go lists the others (mutantLeft).
 package jsstack
 
-//go:generate sh -c "cd testdata && \"$OUTFITTER_NODE\" node-tables.mjs && \"$OUTFITTER_NODE\" --no-warnings yaml-tables.mjs \"$OUTFITTER_UPSTREAM_CLI\""
+//go:generate sh -c "cd testdata && \"$OUTFITTER_NODE\" node-tables.mjs && \"$OUTFITTER_NODE\" --no-warnings yaml-tables.mjs \"$OUTFITTER_UPSTREAM_CLI\" && \"$OUTFITTER_NODE\" --no-warnings yaml-mutants.mjs \"$OUTFITTER_UPSTREAM_CLI\""

@@ -95,12 +95,15 @@ func ParseYAML(data []byte) (any, error) {
 	if doc == nil {
 		return nil, nil
 	}
+	if e := lexerRefusal(data, r); e != nil {
+		return nil, e
+	}
 	var c converter
 	v, err := c.value(doc)
 	if err != nil {
 		var dup *duplicateKey
 		if errors.As(err, &dup) {
-			at := originalOffset(offsetOf(text, dup.node.Line, dup.node.Column), r.edits)
+			at := duplicateKeyAt(data, originalOffset(offsetOf(text, dup.node.Line, dup.node.Column), r.edits))
 			return nil, newYAMLParseError(data, "Map keys must be unique", at, at+1)
 		}
 		return nil, err
@@ -692,4 +695,50 @@ func parseRadix(digits string, base int) float64 {
 		f = f*float64(base) + float64(d)
 	}
 	return f
+}
+
+// lexerRefusal returns the library's refusal of a document yaml/v3 reads,
+// where the library's lexer ends a token where yaml/v3 does not: a flow
+// collection or quoted scalar ended by a line indented less than its
+// block context requires (tabs do not indent), a comment right after a
+// quoted scalar, a flow indicator or a block scalar header. findOpenFlow
+// finds it; it counts only where yaml/v3 read a node of that kind at the
+// place, so that a text findOpenFlow misreads is not refused.
+func lexerRefusal(data []byte, r v3Read) *YAMLParseError {
+	if bytes.IndexAny(data, "[{\"'#") < 0 {
+		return nil
+	}
+	f := findOpenFlow(data)
+	if f == nil {
+		return nil
+	}
+	if !nodeAt(r.doc, func(n *yaml.Node) bool {
+		at := originalOffset(offsetOf(r.text, n.Line, n.Column), r.edits)
+		// yaml/v3 places a node with properties at its first property.
+		for at >= 0 && at < len(data) && (data[at] == '&' || data[at] == '!') {
+			for at < len(data) && !yamlBlank(data, at) {
+				at++
+			}
+			for at < len(data) && yamlBlank(data, at) {
+				at++
+			}
+		}
+		return at == f.token
+	}) {
+		return nil
+	}
+	return f.error(data)
+}
+
+// nodeAt reports whether ok holds for n or a node below it.
+func nodeAt(n *yaml.Node, ok func(*yaml.Node) bool) bool {
+	if n.Kind != yaml.DocumentNode && ok(n) {
+		return true
+	}
+	for _, c := range n.Content {
+		if nodeAt(c, ok) {
+			return true
+		}
+	}
+	return false
 }

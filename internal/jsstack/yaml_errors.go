@@ -156,7 +156,37 @@ var yamlV3Line = regexp.MustCompile(`^yaml: line (\d+): `)
 // locateYAMLError returns the library's error for a document yaml/v3
 // refused with msg, where ParseYAML knows how the library words and
 // locates it, and nil elsewhere.
+//
+// A quoted scalar the library's lexer cuts short or never sees closed,
+// or a comment right after a token (findOpenFlow), is refused when the
+// library composes that token: before any error yaml/v3 finds on a later
+// line, and before one ParseYAML would locate after it.
 func locateYAMLError(data []byte, msg string) *YAMLParseError {
+	line := 1
+	if m := yamlV3Line.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+	}
+	e := locateV3Error(data, msg)
+	if f := findOpenFlow(data); f != nil && f.lexical {
+		fe := f.error(data)
+		if fe.Line <= line || e == nil || fe.Line < e.Line || fe.Line == e.Line && fe.Col < e.Col {
+			return fe
+		}
+		// yaml/v3 names the line where the block mapping it was reading
+		// starts: a key misindented before the token is refused first,
+		// else the token.
+		if strings.Contains(msg, "did not find expected key") {
+			if i := misindented(splitLines(data)); i < 0 || i+1 > fe.Line {
+				return fe
+			}
+		}
+	}
+	return e
+}
+
+// locateV3Error is locateYAMLError but for the tokens the library's
+// lexer ends where yaml/v3 does not.
+func locateV3Error(data []byte, msg string) *YAMLParseError {
 	line := 1
 	if m := yamlV3Line.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
@@ -209,6 +239,13 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 		}
 	}
 	switch {
+	case strings.Contains(msg, "could not find expected ':'"):
+		// A plain scalar on the line named that runs on to a key on a
+		// later line: the library refuses the key it makes.
+		if !continued(lines, line-1) {
+			return keyWithoutValue(data, lines[line-1])
+		}
+		return multilineKey(data, lines[line-1])
 	case strings.Contains(msg, "mapping values are not allowed in this context"):
 		return locateNestedMapping(data, lines, line)
 	case strings.Contains(msg, "found unexpected end of stream"):
@@ -352,6 +389,9 @@ func locateNestedMapping(data []byte, lines []yamlLine, line int) *YAMLParseErro
 		if v := valueStart(lines[i].text); v >= 0 {
 			return newYAMLParseError(data, "Nested mappings are not allowed in compact mappings", lines[i].start+v, lines[i].start+v+1)
 		}
+		if e := multilineKey(data, lines[i]); e != nil {
+			return e
+		}
 		break
 	}
 	return nil
@@ -423,4 +463,79 @@ func locateSecondDocument(data []byte) *YAMLParseError {
 		}
 	}
 	return nil
+}
+
+// multilineKey returns the library's refusal of an implicit key over
+// several lines that starts with the plain scalar on ln ("Implicit keys
+// need to be on a single line", at the scalar), or nil when ln does not
+// start with a plain scalar, or holds a mapping value itself.
+func multilineKey(data []byte, ln yamlLine) *YAMLParseError {
+	t := bytes.TrimLeft(ln.text, " ")
+	for len(t) > 1 && t[0] == '-' && t[1] == ' ' {
+		t = bytes.TrimLeft(t[1:], " ")
+	}
+	if len(t) == 0 || bytes.IndexByte([]byte("#'\"[]{}&*!|>%@`-?:,"), t[0]) >= 0 || valueStart(ln.text) >= 0 || bytes.HasSuffix(bytes.TrimRight(t, " "), []byte(":")) {
+		return nil
+	}
+	at := ln.start + len(ln.text) - len(t)
+	if valueStart(t) >= 0 {
+		return nil
+	}
+	return newYAMLParseError(data, "Implicit keys need to be on a single line", at, at+1)
+}
+
+// duplicateKeyAt returns the offset at which the library refuses a
+// duplicate key at offset at: the key, or, when the line before holds a
+// key of the same indentation with an empty value ("a:"), the line break
+// that ends that line, where the library starts the duplicate's item.
+func duplicateKeyAt(data []byte, at int) int {
+	lines := splitLines(data)
+	for i, ln := range lines {
+		if i == 0 || at < ln.start || at > ln.start+len(ln.text) {
+			continue
+		}
+		prev := lines[i-1]
+		indent := len(ln.text) - len(bytes.TrimLeft(ln.text, " "))
+		pt := bytes.TrimLeft(prev.text, " ")
+		if at == ln.start+indent && len(prev.text)-len(pt) == indent && bytes.HasSuffix(pt, []byte(":")) && valueStart(prev.text) < 0 && pt[0] != '#' && pt[0] != '-' {
+			return prev.start + len(prev.text)
+		}
+		break
+	}
+	return at
+}
+
+// continued reports whether a plain scalar on lines[i] runs on to the
+// next line of content: one indented at least as far as it.
+func continued(lines []yamlLine, i int) bool {
+	indent := len(lines[i].text) - len(bytes.TrimLeft(lines[i].text, " "))
+	for _, ln := range lines[i+1:] {
+		t := bytes.TrimLeft(ln.text, " ")
+		if len(bytes.TrimSpace(t)) == 0 {
+			continue
+		}
+		return t[0] != '#' && len(ln.text)-len(t) >= indent
+	}
+	return false
+}
+
+// keyWithoutValue returns the library's refusal of a plain scalar on ln
+// that stands where a key must ("Implicit map keys need to be followed
+// by map values", over the scalar), or nil when ln does not start with
+// one.
+func keyWithoutValue(data []byte, ln yamlLine) *YAMLParseError {
+	e := multilineKey(data, ln)
+	if e == nil {
+		return nil
+	}
+	t := bytes.TrimLeft(ln.text, " ")
+	for len(t) > 1 && t[0] == '-' && t[1] == ' ' {
+		t = bytes.TrimLeft(t[1:], " ")
+	}
+	at := ln.start + len(ln.text) - len(t)
+	if c := bytes.Index(t, []byte(" #")); c >= 0 {
+		t = t[:c]
+	}
+	t = bytes.TrimRight(t, " \t")
+	return newYAMLParseError(data, "Implicit map keys need to be followed by map values", at, at+len(t))
 }

@@ -16,10 +16,20 @@ type openFlow struct {
 	// root reports a collection that is the document's top node: the
 	// library's message then leaves out "in block collection".
 	root bool
-	// quote is the quote character of a quoted scalar inside the
-	// collection that never closes, 0 for none: the library refuses that
-	// scalar first, at the end of the text.
+	// quote is the quote character of a quoted scalar the lexer ends
+	// before its closing quote, 0 for none: one that never closes, which
+	// the library refuses at the end of the text, or one cut at the line
+	// break before a line it cannot continue on (quoteCut), refused there
+	// (at).
 	quote byte
+	// token is the offset of the node the problem belongs to: the
+	// collection's bracket, the quote or block scalar indicator a comment
+	// follows, the quote of a scalar cut short.
+	token int
+	// lexical reports a problem of a token (a quoted scalar cut short, a
+	// comment without a space before it) rather than a collection left
+	// open.
+	lexical bool
 	// comment is the byte range of a comment the library refuses first
 	// (see scanFlow), both 0 for none.
 	comment [2]int
@@ -31,7 +41,7 @@ func (f *openFlow) error(data []byte) *YAMLParseError {
 		return newYAMLParseError(data, "Comments must be separated from other tokens by white space characters", f.comment[0], f.comment[1])
 	}
 	if f.quote != 0 {
-		return newYAMLParseError(data, "Missing closing "+string(f.quote)+"quote", len(data), len(data)+1)
+		return newYAMLParseError(data, "Missing closing "+string(f.quote)+"quote", f.at, f.at+1)
 	}
 	kind := "Flow sequence"
 	if f.closer == '}' {
@@ -132,6 +142,9 @@ func findOpenFlow(data []byte) *openFlow {
 				if f != nil {
 					return f
 				}
+				if f := tightComment(data, after, q); f != nil {
+					return f
+				}
 				seen = true
 				q = after
 				if q > lineEnd {
@@ -149,7 +162,14 @@ func findOpenFlow(data []byte) *openFlow {
 			case c == '"' || c == '\'':
 				close := closeQuote(data, q)
 				if close < 0 {
-					return nil // the open quote is refused for itself
+					// The lexer reads it to the end of the text.
+					return &openFlow{start: q, at: len(data), quote: c, token: q, lexical: true}
+				}
+				if cut := quoteCut(data, q, close, indentNext); cut >= 0 {
+					return &openFlow{start: q, at: cut, quote: c, token: q, lexical: true}
+				}
+				if f := tightComment(data, close+1, q); f != nil {
+					return f
 				}
 				seen = true
 				q = close + 1
@@ -165,7 +185,15 @@ func findOpenFlow(data []byte) *openFlow {
 				}
 			case c == '|' || c == '>':
 				// A block scalar: its lines are those indented at least as
-				// far as the lexer's indentNext, and blank lines.
+				// far as the lexer's indentNext, and blank lines. A comment
+				// right after its header is refused.
+				h := q + 1
+				for h < lineEnd && (data[h] == '-' || data[h] == '+' || isDigitByte(data[h])) {
+					h++
+				}
+				if f := tightComment(data, h, q); f != nil {
+					return f
+				}
 				seen = true
 				p = next
 				for p < len(data) {
@@ -247,6 +275,8 @@ func closeQuote(data []byte, q int) int {
 // resolve-props.ts, as the comment lands among the value's own tokens).
 func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 	closers := []byte{closerOf(data[start])}
+	// openers holds the offset of each open collection's bracket.
+	openers := []int{start}
 	// pairs[i] reports that level i of the collection is in a pair's
 	// value: after its ':' and before the ',' that ends the item.
 	pairs := []bool{false}
@@ -260,16 +290,28 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 		if emptyValue >= 0 && !commented {
 			at = emptyValue
 		}
-		f := &openFlow{start: start, at: at, closer: closers[len(closers)-1], root: root && len(closers) == 1}
+		f := &openFlow{start: start, at: at, closer: closers[len(closers)-1], root: root && len(closers) == 1, token: start}
 		if comment[0] >= 0 {
 			f.comment = comment
 		}
 		return f, at
 	}
+	// tight returns the library's refusal of a comment at q, right after
+	// the token at token, or one recorded before it.
+	tight := func(token int) *openFlow {
+		f := tightComment(data, q, token)
+		if f != nil && comment[0] >= 0 {
+			f.comment, f.token = comment, start
+		}
+		return f
+	}
 	skipSpaces := func() {
 		for q < len(data) && (data[q] == ' ' || data[q] == '\t') {
 			q++
 		}
+	}
+	if f := tight(start); f != nil {
+		return f, q
 	}
 	for {
 		if q >= len(data) {
@@ -325,30 +367,48 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 			emptyValue, commented, flowKey, value = -1, false, false, false
 			pairs[len(pairs)-1] = false
 			q++
+			if f := tight(openers[len(openers)-1]); f != nil {
+				return f, q
+			}
 		case c == '[' || c == '{':
 			closers = append(closers, closerOf(c))
+			openers = append(openers, q)
 			pairs = append(pairs, false)
 			emptyValue, commented, flowKey, value = -1, false, false, false
 			q++
+			if f := tight(openers[len(openers)-1]); f != nil {
+				return f, q
+			}
 		case c == ']' || c == '}':
 			if c != closers[len(closers)-1] {
 				// The lexer closes a collection with either bracket; the
 				// library refuses the wrong one at the end of the last item.
 				return stop(q)
 			}
-			closers, pairs = closers[:len(closers)-1], pairs[:len(pairs)-1]
+			opener := openers[len(openers)-1]
+			closers, pairs, openers = closers[:len(closers)-1], pairs[:len(pairs)-1], openers[:len(openers)-1]
 			q++
 			if len(closers) == 0 {
 				return nil, q
+			}
+			if f := tight(opener); f != nil {
+				return f, q
 			}
 			emptyValue, commented, flowKey, value = -1, false, true, pairs[len(pairs)-1]
 		case c == '"' || c == '\'':
 			close := closeQuote(data, q)
 			if close < 0 {
-				return &openFlow{start: start, at: len(data), quote: c}, len(data)
+				return &openFlow{start: start, at: len(data), quote: c, token: start}, len(data)
+			}
+			if cut := quoteCut(data, q, close, indent); cut >= 0 {
+				return &openFlow{start: start, at: cut, quote: c, token: q, lexical: true}, cut
 			}
 			emptyValue, commented, flowKey, value = -1, false, true, pairs[len(pairs)-1]
+			quote := q
 			q = close + 1
+			if f := tight(quote); f != nil {
+				return f, q
+			}
 		case c == ':' && (flowKey || yamlBlank(data, q+1) || q+1 < len(data) && data[q+1] == ','):
 			q++
 			skipSpaces()
@@ -398,4 +458,57 @@ func closerOf(opener byte) byte {
 		return '}'
 	}
 	return ']'
+}
+
+// tightComment returns the library's refusal of a comment that starts at
+// q right after a token (a quoted scalar, a flow indicator, a block
+// scalar header), without a space between: the lexer reads it as a
+// comment, which resolve-props.ts refuses over its whole text. token is
+// the offset of the node the comment follows. It returns nil when no
+// comment starts at q.
+func tightComment(data []byte, q, token int) *openFlow {
+	if q >= len(data) || data[q] != '#' {
+		return nil
+	}
+	end := q
+	for end < len(data) && lineBreak(data, end) == 0 {
+		end++
+	}
+	return &openFlow{start: token, comment: [2]int{q, end}, token: token, lexical: true}
+}
+
+// quoteCut returns where the library's lexer ends the quoted scalar that
+// starts at q and whose closing quote is at close, when it ends it before
+// that quote, else -1. The lexer continues a quoted scalar on the next
+// line only if that line is blank or indented at least indent spaces (the
+// lexer's indentNext; tabs do not count), or, at indent 0, if it is no
+// document marker (continueScalar in parse/lexer.ts). It ends the scalar
+// at the line break before the first line it cannot continue on, and the
+// library refuses the scalar there, after its last character.
+func quoteCut(data []byte, q, close, indent int) int {
+	for nl := q; ; {
+		i := bytes.IndexByte(data[nl+1:close], '\n')
+		if i < 0 {
+			return -1
+		}
+		nl += 1 + i
+		next := nl + 1
+		if indent > 0 {
+			k := 0
+			for next+k < len(data) && data[next+k] == ' ' {
+				k++
+			}
+			if k < indent && lineBreak(data, next+k) == 0 {
+				if data[nl-1] == '\r' {
+					return nl - 1
+				}
+				return nl
+			}
+		} else if (bytes.HasPrefix(data[next:], []byte("---")) || bytes.HasPrefix(data[next:], []byte("..."))) && yamlBlank(data, next+3) {
+			if data[nl-1] == '\r' {
+				return nl - 1
+			}
+			return nl
+		}
+	}
 }

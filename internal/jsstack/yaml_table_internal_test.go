@@ -43,7 +43,6 @@ var yamlLeft = map[string]string{
 	// Values.
 	"%YAML 1.1\n---\na: yes\nb: 012\nc: 0o12\n": "a %YAML 1.1 document: the library reads it with the YAML 1.1 schema",
 	"\t# c\na: 1\n":           "a comment line indented by a tab: yaml/v3 refuses the tab",
-	"[####\n":                 "error: a comment not separated from a flow sequence's start",
 	"...\n---\n":              "error: a document end before a document start: yaml/v3 refuses the end",
 	"a: \"\\ud83d\"\n":        "a lone surrogate escape: a Go string cannot hold it",
 	"a: \"\\ude80\\ud83d\"\n": "lone surrogate escapes: a Go string cannot hold them",
@@ -54,7 +53,6 @@ var yamlLeft = map[string]string{
 	"{a: 1}: x\n":             "a collection as a key: the library's text of it",
 	"[a]: 1\n[a]: 2\n":        "a collection as a key: the library's text of it",
 	"\ufeff\ufeffa: 1\n":      "a second byte order mark",
-	"a: \"x\"#c\n":            "a comment not separated from a quoted scalar: yaml/v3 reads it",
 	"a: 1\rb: 2\n":            "a lone carriage return: yaml/v3 reads it as a line break",
 	": x\n":                   "an empty implicit key: yaml/v3 refuses it",
 	"a: [b, c]: d\n":          "a flow sequence as an implicit key: yaml/v3 refuses it",
@@ -75,7 +73,6 @@ var yamlLeft = map[string]string{
 	"a: ]\n":               "error: a flow end without its start",
 	"[1, 2]]\n":            "error: a flow end without its start",
 	"{a: 1}}\n":            "error: a flow end without its start",
-	"a\nb: c\n":            "error: an implicit key over two lines",
 	"a: |x\n":              "error: a block scalar header",
 	"a: >-3+\n  x\n":       "error: a block scalar header",
 	"a: !!str !!int 1\n":   "error: two tags",
@@ -83,15 +80,16 @@ var yamlLeft = map[string]string{
 	"a: *x y\n":            "error: a scalar after an alias",
 	"a: \"x\" y\n":         "error: a scalar after a quoted scalar",
 	"a: 'x' y\n":           "error: a scalar after a quoted scalar",
-	"a:\n  b\n  c: d\n":    "error: an implicit key over two lines",
 	"- a\n-b\n":            "error: a scalar after a sequence",
 	"a: [b,, c]\n":         "error: an empty flow entry",
 	"a: {,}\n":             "error: an empty flow entry",
 	"x: 1\n%YAML 1.2\n":    "error: a directive inside a document",
 	"%YAML\n---\na: 1\n":   "error: a %YAML directive without a version",
 	"description: \"Uses \"quotes\" inside\"\n": "error: a scalar after a quoted scalar",
-	"a:\tb: c\n":           "error: a tab before a nested mapping",
-	"a:\n  b: [1, 2\n ]\n": "error: a closing bracket indented less than its block context requires: yaml/v3 reads it",
+	"a:\tb: c\n":      "error: a tab before a nested mapping",
+	"\"x\ny\": 1\n":   "error: a quoted key over two lines",
+	"a: [b\n c: 1]\n": "error: an implicit key over two lines in a flow sequence",
+	"[a\n: 1]\n":      "error: an implicit key over two lines in a flow sequence",
 }
 
 // TestParseYAMLMatchesTheLibrary checks ParseYAML on every document of
@@ -105,7 +103,7 @@ func TestParseYAMLMatchesTheLibrary(t *testing.T) {
 		Value json.RawMessage
 		Error string
 	}
-	raw := readTable[[2]json.RawMessage](t, "node-yaml.json", 410)
+	raw := readTable[[2]json.RawMessage](t, "node-yaml.json", 451)
 	fixed := map[string]bool{}
 	for _, r := range raw {
 		var doc string

@@ -114,6 +114,19 @@ add((profile + 'tags: [alpha, beta\n').replace(/\n/g, '\r\n'), (profile + 'tags:
   'a: {b: 2\n# c\n', 'a: {b: 2 # x\n# c\n', 'a: {b: 2\r\n# c\r\n', 'a: {b: 2\n\n# c\n', 'a: {b: 2\n  # c\n', 'a: [b: [1]\n# c\n', 'a: [{b: 2}\n# c\n',
   'a: {b: {c: 2\n# c\n', 'a: {b: 2\n  3\n# c\n', 'a: {b: &x\n', 'a: {b: [1, 2}\n', 'a: [{b: 1], 2\n', 'a: [1, 2\n\t\n', 'a: [1, 2\n\t3\n');
 
+// Tokens the lexer ends where yaml/v3 does not: a quoted scalar over
+// lines whose next line is indented less than its block context requires
+// (tabs do not indent), in a flow collection and out of one; a comment
+// right after a quoted scalar, a flow indicator or a block scalar header;
+// a flow collection whose lines start with a tab.
+add('a:\n  b: ["x\n y", 1\n', 'a:\n  b: ["x\ny"]\n', 'a:\n  b: "x\ny"\n', 'a:\n  b: "x\n\ty"\n', '- "x\ny"\n', 'a: "x\n  y"\n',
+  '"x\ny": 1\n', 'a: "x\n---\n"\n', 'a:\r\n  b: "x\r\ny"\r\n', "a:\n  b: 'x\ny'\n", 'a: ["x"# c\n', 'a: ["x"# c\n]\n', '["x"# c\n]\n',
+  'a: [x,# c\n  y]\n', 'a: [# c\n  y]\n', 'a: [x]# c\n', 'a: {b: [x]# c\n  }\n', 'a: |# c\n  x\n', 'a: >-# c\n  x\n', "a: 'x'#c\n",
+  'a: &x "y"#c\n', 'a:\n  b: [1,\n\t2]\n', 'a:\n  b: {c: 1,\n\t d: 2}\n', '- [1,\n\t2]\n');
+// Keys over two lines, duplicate keys after an empty value.
+add('a b\nc: 1\n', 'x: 1\nloose words\ny: 2\n', 'a:\n  - p q\n    r: 1\n', 'a: 1\nb c\n', 'a: [b\n c: 1]\n', '[a\n: 1]\n',
+  'a:\na:\n', 'x:\n  a:\n  a: 1\n', 'a:\r\na: 1\r\n', 'a:\n# c\na: 1\n');
+
 const rows = docs.map((d) => {
   try {
     return [d, { value: enc(parse(d)) }];
