@@ -34,6 +34,69 @@ func (m *MemFS) SyncDir(name string) error {
 	return nil
 }
 
+// mkdirAllSynced is [MkdirAllSynced] on a MemFS in one step under its
+// lock (plain says name is [plainFits], so clean), for a name that resolves to a directory (nothing is made or
+// synced) or that is missing below directories (made as MkdirAll makes
+// them, and counted as synced once each, as the general way syncs the
+// deepest directory that existed and each one made down to name's
+// parent). Done is false, and nothing is changed, for any other name:
+// the general way reports it.
+func (m *MemFS) mkdirAllSynced(name string, plain bool, perm fs.FileMode) (done bool, err error) {
+	if nameErr(name) != nil {
+		return false, nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	before := m.nextIno
+	if plain {
+		// Without a link on the way, in one pass over the nodes; its
+		// errors (a file on the way) come before anything is made, and
+		// are the general way's to report.
+		if done, err := m.mkdirAllPlain(name, perm); done {
+			if err != nil {
+				return false, nil
+			}
+			m.syncs.dirs.Add(int64(m.nextIno - before))
+			return true, nil
+		}
+	}
+	res, err := m.walk(name, walkFollow)
+	switch {
+	case err == nil && res.n != nil:
+		return res.n.isDir(), nil
+	case err != nil && err != syscall.ENOENT:
+		return false, nil
+	}
+	if err := m.mkdirAllLocked(name, perm); err != nil {
+		return true, err
+	}
+	// Each directory made is a new inode, and nothing else is made.
+	m.syncs.dirs.Add(int64(m.nextIno - before))
+	return true, nil
+}
+
+// plainFits reports whether name is plain ([plainName]) with no
+// component longer than [NameMax], for a MemFS without a platform's
+// folding: one that mkdirAllPlain makes whole or, failing before it
+// makes anything, not at all.
+func plainFits(name string) bool {
+	if len(name) < 2 || len(name) >= PathMax || name[0] != '/' {
+		return false
+	}
+	start := 1
+	for i := 1; i <= len(name); i++ {
+		if i < len(name) && name[i] != '/' {
+			continue
+		}
+		switch c := name[start:i]; {
+		case c == "", c == ".", c == "..", len(c) > NameMax:
+			return false
+		}
+		start = i + 1
+	}
+	return true
+}
+
 // Syncs returns the number of times the files of m were synced and the
 // number of times its directories were, since m was made (a clone starts
 // from zero). Tests use it to check that a durable write asked for the
