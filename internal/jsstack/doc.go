@@ -67,11 +67,12 @@
 //
 //   - "mapping values are not allowed in this context": located when the
 //     value on the line named, or on the line above that it continues,
-//     holds a second ": " (Nested mappings are not allowed in compact
-//     mappings), or the line above is a plain scalar that runs on to the
-//     key (Implicit keys need to be on a single line). Not located: a ':'
-//     after a flow collection, an alias or a continuation line, some of
-//     which the library reads.
+//     holds a second ": " or ends with ':' (Nested mappings are not
+//     allowed in compact mappings), or the line above is a plain scalar
+//     that runs on to the key (Implicit keys need to be on a single
+//     line). Not located: a ':' after a flow collection or an alias, a
+//     plain scalar and a flow collection on one line, some of which the
+//     library reads.
 //   - "could not find expected ':'": located, a plain scalar that runs on
 //     to a key on a later line (Implicit keys need to be on a single
 //     line) or stands alone where a key belongs (Implicit map keys need
@@ -80,23 +81,33 @@
 //   - "did not find expected key", "found a tab character …", "found
 //     character that cannot start any token": located, a tab in the
 //     indentation (Tabs are not allowed as indentation), a key less
-//     indented than its siblings (All mapping items must start at the
-//     same column), a quoted scalar cut short or a flow collection left
-//     open before the line named. Not located: a "- " line among keys, a
-//     key misindented after a comment line or a flow collection over
-//     lines, reserved characters ('@', '`'), a '[' before a block scalar
-//     indicator, a tab indenting a block scalar.
+//     indented than its siblings or indented under a value that ends on
+//     its line (All mapping items must start at the same column), a "- "
+//     line among keys (A block sequence may not be used as an implicit
+//     map key), text after a quoted scalar or an alias (Unexpected scalar
+//     at node end), a quoted scalar cut short or a flow collection left
+//     open before the line named. Not located: a key misindented after a
+//     comment line or inside a block scalar's lines, reserved characters
+//     ('@', '`'), a '[' before a block scalar indicator, a tab indenting
+//     a block scalar.
+//   - "did not find expected '-' indicator", "did not find expected
+//     <document start>": located, content after the document's top node
+//     (Unexpected scalar at node end), a key after a block sequence
+//     indented under its own key (All mapping items must start at the
+//     same column). Not located: an entry one column off (All sequence
+//     items must start at the same column).
 //   - "did not find expected ',' or ']'" (or '}'), "did not find expected
 //     node content", "found unexpected end of stream", "found unexpected
 //     document indicator", "found unknown anchor": located, a flow
 //     collection left open (Flow sequence … must end with a ]), a quote
 //     never closed or cut short (Missing closing "quote), a comment right
-//     after a token. Not located: a block collection, or an implicit key
-//     over two lines, inside a flow collection; flow items without ','.
-//   - "did not find expected '-' indicator", "did not find expected
-//     <document start>", "did not find expected comment or line break",
-//     escapes, block scalar headers, two anchors or tags, a directive
-//     inside a document: not located.
+//     after a token, a key of a flow sequence's pair over two lines
+//     (Implicit keys of flow sequence pairs need to be on a single line).
+//     Not located: a block collection inside a flow collection, flow
+//     items without ',' or ':', a bracket left over.
+//   - "did not find expected comment or line break", escapes, block
+//     scalar headers, two anchors or tags, a directive inside a document:
+//     not located.
 //
 // Duplicate keys (Map keys must be unique, at the key or at the line
 // break of an empty value before it), a second document and an unresolved
@@ -107,8 +118,9 @@
 // block context requires (a tab does not indent), a comment right after a
 // quoted scalar, a flow indicator or a block scalar header. On
 // node-yaml-mutants.json the library refuses 522 documents; ParseYAML
-// refuses the same 522, locates 408 as the library does, 349 of them in
-// its words; yaml_mutants_internal_test.go lists the others (mutantLeft).
+// refuses the same 522, locates 468 as the library does, 406 of them in
+// its words; yaml_mutants_internal_test.go lists the others (mutantLeft),
+// and the 11 documents the library reads and yaml/v3 refuses.
 package jsstack
 
 //go:generate sh -c "cd testdata && \"$OUTFITTER_NODE\" node-tables.mjs && \"$OUTFITTER_NODE\" --no-warnings yaml-tables.mjs \"$OUTFITTER_UPSTREAM_CLI\" && \"$OUTFITTER_NODE\" --no-warnings yaml-mutants.mjs \"$OUTFITTER_UPSTREAM_CLI\""

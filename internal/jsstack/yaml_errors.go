@@ -188,7 +188,12 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 // lexer ends where yaml/v3 does not.
 func locateV3Error(data []byte, msg string) *YAMLParseError {
 	line := 1
+	// context is the index of the line where the collection yaml/v3 was
+	// reading starts, for an error that names it: yaml/v3 counts that
+	// line from 0, and leaves out 0.
+	context := 0
 	if m := yamlV3Line.FindStringSubmatch(msg); m != nil {
+		context, _ = strconv.Atoi(m[1])
 		line, _ = strconv.Atoi(m[1])
 		msg = msg[len(m[0]):]
 	} else {
@@ -239,7 +244,21 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		}
 	}
 	switch {
+	case strings.Contains(msg, "did not find expected <document start>") || strings.Contains(msg, "did not find expected '-' indicator"):
+		// Content after the document's top node, where yaml/v3 names the
+		// node's first line.
+		if e := afterRoot(data, lines, line-1); e != nil {
+			return e
+		}
+		// A key after a block sequence indented under its own key.
+		if j := keyAfterSequence(lines, context); j >= 0 && strings.Contains(msg, "'-' indicator") {
+			return newYAMLParseError(data, "All mapping items must start at the same column", lines[j].start, lines[j].start+1)
+		}
 	case strings.Contains(msg, "could not find expected ':'"):
+		// Content after the document's top node, on the line named.
+		if e := afterRoot(data, lines, -1); e != nil && e.Line == line {
+			return e
+		}
 		// A plain scalar on the line named that runs on to a key on a
 		// later line: the library refuses the key it makes.
 		if !continued(lines, line-1) {
@@ -254,6 +273,15 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		// A key less indented than the keys before it and more than
 		// those of the mapping above, at the start of its line.
 		i := misindented(lines)
+		// A "- " line among the keys of the mapping named, before.
+		if j := seqAmongKeys(lines, context); j >= 0 && (i < 0 || j < i) {
+			return newYAMLParseError(data, "A block sequence may not be used as an implicit map key", lines[j].start, lines[j].start+1)
+		}
+		// A key indented under a value that cannot go on (a quoted
+		// scalar, a flow collection or an alias), in the mapping named.
+		if j := keyUnderValue(lines, context); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
 		// Else a key indented under a scalar value: the next line of
 		// content after the line yaml/v3 names.
 		for j := line; i < 0 && j < len(lines); j++ {
@@ -378,7 +406,7 @@ func valueStart(ln []byte) int {
 // line continues.
 func locateNestedMapping(data []byte, lines []yamlLine, line int) *YAMLParseError {
 	ln := lines[line-1]
-	if v := valueStart(ln.text); v >= 0 && bytes.Contains(ln.text[v:], []byte(": ")) {
+	if v := valueStart(ln.text); v >= 0 && (bytes.Contains(ln.text[v:], []byte(": ")) || bytes.HasSuffix(bytes.TrimRight(ln.text, " \t"), []byte(":"))) {
 		return newYAMLParseError(data, "Nested mappings are not allowed in compact mappings", ln.start+v, ln.start+v+1)
 	}
 	for i := line - 2; i >= 0; i-- {
@@ -538,4 +566,189 @@ func keyWithoutValue(data []byte, ln yamlLine) *YAMLParseError {
 	}
 	t = bytes.TrimRight(t, " \t")
 	return newYAMLParseError(data, "Implicit map keys need to be followed by map values", at, at+len(t))
+}
+
+// contentLine reports whether ln holds block content: not blank, a
+// comment, a directive or a document marker alone.
+func contentLine(ln yamlLine) bool {
+	t := bytes.TrimSpace(ln.text)
+	return len(t) > 0 && t[0] != '#' && t[0] != '%' && !bytes.Equal(t, []byte("---")) && !bytes.Equal(t, []byte("..."))
+}
+
+// keyIndent returns the column (from 0) of the first key of a block
+// mapping on ln: after its indentation and any "- " indicators.
+func keyIndent(ln []byte) int {
+	i := 0
+	for {
+		for i < len(ln) && ln[i] == ' ' {
+			i++
+		}
+		if i+1 < len(ln) && ln[i] == '-' && ln[i+1] == ' ' {
+			i += 2
+			continue
+		}
+		return i
+	}
+}
+
+// isSeqEntry reports whether t, a line without its indentation, starts
+// a block sequence entry.
+func isSeqEntry(t []byte) bool {
+	return len(t) > 0 && t[0] == '-' && (len(t) == 1 || t[1] == ' ' || t[1] == '\t')
+}
+
+// seqAmongKeys returns the index of the first line after lines[m], the
+// first line of a block mapping, that starts a block sequence at the
+// column of the mapping's keys where a key belongs (not after a key
+// without a value, whose value it is), or -1.
+func seqAmongKeys(lines []yamlLine, m int) int {
+	if m < 0 || m >= len(lines) || !contentLine(lines[m]) {
+		return -1
+	}
+	n := keyIndent(lines[m].text)
+	open := false // after a key without a value, or in its sequence
+	for j := m + 1; j < len(lines); j++ {
+		if !contentLine(lines[j]) {
+			continue
+		}
+		t := bytes.TrimLeft(lines[j].text, " ")
+		ind := len(lines[j].text) - len(t)
+		switch {
+		case ind < n:
+			return -1
+		case ind > n:
+			continue
+		case isSeqEntry(t):
+			if !open {
+				return j
+			}
+		default:
+			open = bytes.HasSuffix(bytes.TrimRight(t, " \t"), []byte(":")) && valueStart(lines[j].text) < 0
+		}
+	}
+	return -1
+}
+
+// afterRoot returns the library's refusal of content after the
+// document's top node that starts on lines[r], any line for r < 0
+// ("Unexpected scalar at node end", over the plain scalar that starts the
+// first line less indented than the node, or as indented as a sequence
+// and no entry), or nil.
+func afterRoot(data []byte, lines []yamlLine, r int) *YAMLParseError {
+	first := -1
+	for i, ln := range lines {
+		if contentLine(ln) {
+			first = i
+			break
+		}
+	}
+	if first < 0 || r >= 0 && first != r {
+		return nil
+	}
+	t0 := bytes.TrimLeft(lines[first].text, " ")
+	n := len(lines[first].text) - len(t0)
+	seq := isSeqEntry(t0)
+	for _, ln := range lines[first+1:] {
+		if !contentLine(ln) {
+			continue
+		}
+		t := bytes.TrimLeft(ln.text, " ")
+		ind := len(ln.text) - len(t)
+		if ind > n || ind == n && (!seq || isSeqEntry(t)) {
+			continue
+		}
+		if bytes.IndexByte([]byte("#'\"[]{}&*!|>%@`-?:,"), t[0]) >= 0 {
+			return nil
+		}
+		at := ln.start + ind
+		end := 0
+		for end < len(t) && !(t[end] == ':' && (end+1 == len(t) || t[end+1] == ' ' || t[end+1] == '\t')) && !(end > 0 && t[end] == '#' && (t[end-1] == ' ' || t[end-1] == '\t')) {
+			end++
+		}
+		end = len(bytes.TrimRight(t[:end], " \t"))
+		return newYAMLParseError(data, "Unexpected scalar at node end", at, at+end)
+	}
+	return nil
+}
+
+// keyUnderValue returns the index of the first line of the block mapping
+// that starts on lines[m] indented further than its keys right after a
+// key whose value ends on its line and cannot go on to the next (a
+// quoted scalar, a flow collection, an alias), or -1.
+func keyUnderValue(lines []yamlLine, m int) int {
+	if m < 0 || m >= len(lines) || !contentLine(lines[m]) {
+		return -1
+	}
+	n := keyIndent(lines[m].text)
+	closed := false // the last line at n ends its value
+	for j := m; j < len(lines); j++ {
+		if !contentLine(lines[j]) {
+			continue
+		}
+		t := bytes.TrimLeft(lines[j].text, " ")
+		ind := len(lines[j].text) - len(t)
+		if j == m {
+			ind = n
+		}
+		switch {
+		case ind < n:
+			return -1
+		case ind > n:
+			if closed {
+				return j
+			}
+			continue
+		}
+		closed = false
+		if v := valueStart(lines[j].text); v >= 0 {
+			val := bytes.TrimRight(lines[j].text[v:], " \t")
+			if c := bytes.Index(val, []byte(" #")); c >= 0 {
+				val = bytes.TrimRight(val[:c], " \t")
+			}
+			last := val[len(val)-1]
+			closed = val[0] == '*' || (val[0] == '"' || val[0] == '\'' || val[0] == '[' || val[0] == '{') && (last == '"' || last == '\'' || last == ']' || last == '}')
+		}
+	}
+	return -1
+}
+
+// keyAfterSequence returns the index of the first line after the block
+// sequence that starts on lines[m] at its column that is no entry, where
+// the sequence is indented under the key it is the value of: the library
+// reads that line as a key of the key's mapping at another column. It
+// returns -1 elsewhere.
+func keyAfterSequence(lines []yamlLine, m int) int {
+	if m <= 0 || m >= len(lines) || !contentLine(lines[m]) {
+		return -1
+	}
+	t := bytes.TrimLeft(lines[m].text, " ")
+	n := len(lines[m].text) - len(t)
+	if !isSeqEntry(t) {
+		return -1
+	}
+	parent := -1
+	for j := m - 1; j >= 0; j-- {
+		if contentLine(lines[j]) {
+			pt := bytes.TrimLeft(lines[j].text, " ")
+			parent = len(lines[j].text) - len(pt)
+			break
+		}
+	}
+	if parent < 0 || parent >= n {
+		return -1
+	}
+	for j := m + 1; j < len(lines); j++ {
+		if !contentLine(lines[j]) {
+			continue
+		}
+		t := bytes.TrimLeft(lines[j].text, " ")
+		ind := len(lines[j].text) - len(t)
+		switch {
+		case ind < n:
+			return -1
+		case ind == n && !isSeqEntry(t):
+			return j
+		}
+	}
+	return -1
 }

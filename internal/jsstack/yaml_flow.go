@@ -33,10 +33,16 @@ type openFlow struct {
 	// comment is the byte range of a comment the library refuses first
 	// (see scanFlow), both 0 for none.
 	comment [2]int
+	// diagnostic, when set, is the library's error, over [at, end).
+	diagnostic string
+	end        int
 }
 
 // error returns the library's error for the collection.
 func (f *openFlow) error(data []byte) *YAMLParseError {
+	if f.diagnostic != "" {
+		return newYAMLParseError(data, f.diagnostic, f.at, f.end)
+	}
 	if f.comment[1] > 0 {
 		return newYAMLParseError(data, "Comments must be separated from other tokens by white space characters", f.comment[0], f.comment[1])
 	}
@@ -171,6 +177,9 @@ func findOpenFlow(data []byte) *openFlow {
 				if f := tightComment(data, close+1, q); f != nil {
 					return f
 				}
+				if f := scalarAfter(data, close+1, q); f != nil {
+					return f
+				}
 				seen = true
 				q = close + 1
 				if q > lineEnd {
@@ -223,8 +232,14 @@ func findOpenFlow(data []byte) *openFlow {
 				// A tag or an anchor, which does not make a node of its
 				// own, or an alias, which does.
 				seen = seen || c == '*'
+				token := q
 				for q < lineEnd && !yamlBlank(data, q) {
 					q++
+				}
+				if c == '*' {
+					if f := scalarAfter(data, q, token); f != nil {
+						return f
+					}
 				}
 			default:
 				// A plain scalar, to ": ", " #" or the end of the line.
@@ -280,6 +295,37 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 	// pairs[i] reports that level i of the collection is in a pair's
 	// value: after its ':' and before the ',' that ends the item.
 	pairs := []bool{false}
+	// items[i] is the item of level i before its ':', as a key of a pair
+	// in a flow sequence must be read (keyItem).
+	items := []keyItem{{start: -1, brk: -1}}
+	item := func() *keyItem { return &items[len(items)-1] }
+	// token records a token of the item at the innermost level.
+	token := func(at int, plain bool) {
+		it := item()
+		if it.start < 0 {
+			it.start = at
+		} else if plain && it.plain && it.brk >= 0 {
+			// A plain scalar goes on over the line break.
+			it.multi, it.brk = true, -1
+		}
+		it.plain = plain
+	}
+	// pair returns the library's refusal of the item's key when a ':'
+	// makes it a pair of a flow sequence and it is not on one line.
+	pair := func(colon int) *openFlow {
+		it := item()
+		if closers[len(closers)-1] != ']' || pairs[len(pairs)-1] {
+			return nil
+		}
+		const msg = "Implicit keys of flow sequence pairs need to be on a single line"
+		switch {
+		case it.multi:
+			return &openFlow{start: start, token: start, lexical: true, diagnostic: msg, at: it.start, end: colon}
+		case it.brk >= 0 && !it.collection:
+			return &openFlow{start: start, token: start, lexical: true, diagnostic: msg, at: it.brk, end: it.brk + 1}
+		}
+		return nil
+	}
 	q := start + 1
 	flowKey := false
 	emptyValue := -1 // after a ':' and its spaces, while no value follows
@@ -318,6 +364,9 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 			return stop(len(data))
 		}
 		if nl := lineBreak(data, q); nl > 0 {
+			if it := item(); it.start >= 0 && it.brk < 0 && !pairs[len(pairs)-1] {
+				it.brk = q
+			}
 			// Line breaks, then the spaces that indent the next line and
 			// any tabs after them.
 			lineIndent, breaks, lineStart := 0, 0, q
@@ -366,11 +415,19 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 		case c == ',':
 			emptyValue, commented, flowKey, value = -1, false, false, false
 			pairs[len(pairs)-1] = false
+			*item() = keyItem{start: -1, brk: -1}
 			q++
 			if f := tight(openers[len(openers)-1]); f != nil {
 				return f, q
 			}
 		case c == '[' || c == '{':
+			token(q, false)
+			if it := item(); it.start == q {
+				// A collection as the key: the library lets a line break
+				// follow it.
+				it.collection = true
+			}
+			items = append(items, keyItem{start: -1, brk: -1})
 			closers = append(closers, closerOf(c))
 			openers = append(openers, q)
 			pairs = append(pairs, false)
@@ -387,6 +444,7 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 			}
 			opener := openers[len(openers)-1]
 			closers, pairs, openers = closers[:len(closers)-1], pairs[:len(pairs)-1], openers[:len(openers)-1]
+			items = items[:len(items)-1]
 			q++
 			if len(closers) == 0 {
 				return nil, q
@@ -404,12 +462,16 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 				return &openFlow{start: start, at: cut, quote: c, token: q, lexical: true}, cut
 			}
 			emptyValue, commented, flowKey, value = -1, false, true, pairs[len(pairs)-1]
+			token(q, false)
 			quote := q
 			q = close + 1
 			if f := tight(quote); f != nil {
 				return f, q
 			}
 		case c == ':' && (flowKey || yamlBlank(data, q+1) || q+1 < len(data) && data[q+1] == ','):
+			if f := pair(q); f != nil {
+				return f, q
+			}
 			q++
 			skipSpaces()
 			emptyValue, commented, flowKey, value = q, false, false, false
@@ -424,6 +486,7 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 				emptyValue = q
 			}
 		case c == '*':
+			token(q, false)
 			for q < len(data) && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
 				q++
 			}
@@ -432,6 +495,7 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 			// A plain scalar, to a flow indicator, a ':' before a blank or a
 			// flow indicator, a comment or the end of the line.
 			emptyValue, commented, flowKey, value = -1, false, false, pairs[len(pairs)-1]
+			token(q, true)
 			for q < len(data) && lineBreak(data, q) == 0 {
 				d := data[q]
 				if bytes.IndexByte([]byte(",[]{}"), d) >= 0 ||
@@ -443,6 +507,9 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 			}
 			if q < len(data) && data[q] == ':' {
 				// The ':' of this plain key: read as the value indicator.
+				if f := pair(q); f != nil {
+					return f, q
+				}
 				q++
 				skipSpaces()
 				emptyValue, value = q, false
@@ -450,6 +517,16 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 			}
 		}
 	}
+}
+
+// keyItem is what scanFlow knows of an item of a flow collection before
+// its ':': the offset of its first token (-1 before any), of the first
+// line break after its last token (-1 for none), whether a plain scalar
+// of it went on over a line break (multi), whether its last token is a
+// plain scalar, and whether it starts with a collection.
+type keyItem struct {
+	start, brk               int
+	multi, plain, collection bool
 }
 
 // closerOf returns the bracket that closes opener.
@@ -511,4 +588,58 @@ func quoteCut(data []byte, q, close, indent int) int {
 			return nl
 		}
 	}
+}
+
+// scalarAfter returns the library's refusal of a plain scalar on the line
+// of a quoted scalar or an alias that ends at q, in a block context,
+// after spaces ("Unexpected scalar at node end", over the scalar), or
+// nil. A ':' after it (a key) is left to the other rules.
+func scalarAfter(data []byte, q, token int) *openFlow {
+	at := q
+	for at < len(data) && (data[at] == ' ' || data[at] == '\t') {
+		at++
+	}
+	if at >= len(data) || lineBreak(data, at) > 0 || bytes.IndexByte([]byte("#:'\"[]{},&*!|>%@`"), data[at]) >= 0 {
+		return nil
+	}
+	end := at
+	for end < len(data) && lineBreak(data, end) == 0 {
+		if data[end] == ':' && yamlBlank(data, end+1) {
+			return nil
+		}
+		if (data[end] == ' ' || data[end] == '\t') && end+1 < len(data) && data[end+1] == '#' {
+			break
+		}
+		end++
+	}
+	// A next line indented further goes on with the scalar: left to the
+	// other rules.
+	ls := bytes.LastIndexByte(data[:token], '\n') + 1
+	indent := 0
+	for ls+indent < len(data) && data[ls+indent] == ' ' {
+		indent++
+	}
+	p := end
+	for p < len(data) && lineBreak(data, p) == 0 {
+		p++
+	}
+	for p < len(data) {
+		p += lineBreak(data, p)
+		k := 0
+		for p+k < len(data) && data[p+k] == ' ' {
+			k++
+		}
+		if p+k < len(data) && lineBreak(data, p+k) > 0 {
+			p += k
+			continue
+		}
+		if p+k < len(data) && k > indent {
+			return nil
+		}
+		break
+	}
+	for end > at && (data[end-1] == ' ' || data[end-1] == '\t') {
+		end--
+	}
+	return &openFlow{start: token, token: token, lexical: true, diagnostic: "Unexpected scalar at node end", at: at, end: end}
 }

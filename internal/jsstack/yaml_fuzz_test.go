@@ -3,6 +3,7 @@ package jsstack
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -37,8 +38,9 @@ func FuzzParseYAML(f *testing.F) {
 }
 
 // FuzzFindOpenFlow: findOpenFlow never panics and ends on any text, and
-// an open collection it finds starts at a bracket and is refused within
-// the text (or at its end).
+// an open collection it finds starts at a bracket (a problem of a token:
+// at a bracket, a quote, a block scalar indicator or an alias) and is
+// refused within the text (or at its end).
 func FuzzFindOpenFlow(f *testing.F) {
 	for _, s := range []string{"a: [1, 2\n", "a:\n  b: {x:\n  c: 3\n", "a: {b: 2\n# c\n", "- [1,\n 2\n", "a: |\n  [x\nb: [y\n", "[1, [2\r\n", "a: {b: [1, 2}\n"} {
 		f.Add([]byte(s))
@@ -48,10 +50,14 @@ func FuzzFindOpenFlow(f *testing.F) {
 		if o == nil {
 			return
 		}
-		if o.start < 0 || o.start >= len(data) || data[o.start] != '[' && data[o.start] != '{' {
+		starts := "[{"
+		if o.lexical {
+			starts = "[{\"'|>*"
+		}
+		if o.start < 0 || o.start >= len(data) || strings.IndexByte(starts, data[o.start]) < 0 {
 			t.Fatalf("start %d is no bracket of %q", o.start, data)
 		}
-		if o.at < 0 || o.at > len(data) {
+		if o.at < 0 || o.at > len(data) || o.end > len(data)+1 {
 			t.Fatalf("at %d outside %q", o.at, data)
 		}
 		if e := o.error(data); e.Line < 1 || e.Col < 1 {

@@ -126,6 +126,14 @@ add('a:\n  b: ["x\n y", 1\n', 'a:\n  b: ["x\ny"]\n', 'a:\n  b: "x\ny"\n', 'a:\n 
 // Keys over two lines, duplicate keys after an empty value.
 add('a b\nc: 1\n', 'x: 1\nloose words\ny: 2\n', 'a:\n  - p q\n    r: 1\n', 'a: 1\nb c\n', 'a: [b\n c: 1]\n', '[a\n: 1]\n',
   'a:\na:\n', 'x:\n  a:\n  a: 1\n', 'a:\r\na: 1\r\n', 'a:\n# c\na: 1\n');
+// Keys of flow sequence pairs over lines; text after a value; content
+// after the top node; a "- " line among keys; keys after a sequence
+// indented under its key or under a value that ends on its line; a ':'
+// ending a value.
+add('[a # c\n: 1]\n', '[[a]\n: 1]\n', '["a"\n: 1]\n', '[a\n b\n: 1]\n', '{a\n: 1}\n', '[x, {a\n: 1}]\n', '[a\r\n: 1]\n', '[a,\n b: 1]\n',
+  'a: "x"y\n', 'a: "x" y # c\n', '- "x" y\n', 'a: "x" y\n  z: 1\n', 'a: 1\n- b\n', ' a: 1\nb: 2\n', '- a\n- b\nc\n',
+  'a:\n  b: 1\n  - x\n  c: 2\n', 'a:\n  b:\n  - x\n  c: 2\n', 'a:\n  - x\n  b: 1\n', 'a:\n  - x\n  - y\n  b: 1\n',
+  'a:\n  b: "x"\n   c: 1\n', 'a:\n  b: [1]\n    c: 1\n', 'a:\n  b: *x\n   c: 1\n', 'a: b:\n', 'a:\n  b: c:\n', "a: 'x':\n");
 
 const rows = docs.map((d) => {
   try {
