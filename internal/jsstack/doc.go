@@ -86,25 +86,29 @@
 //     line among keys (A block sequence may not be used as an implicit
 //     map key), text after a quoted scalar or an alias (Unexpected scalar
 //     at node end), a quoted scalar cut short or a flow collection left
-//     open before the line named. Not located: a key misindented after a
-//     comment line or inside a block scalar's lines, reserved characters
+//     open before the line named, a line indented further than the keys
+//     after a block scalar that a less indented line ends (All mapping
+//     items …, at the start of that line). Not located: a key misindented
+//     after a comment line or a multi-line scalar, reserved characters
 //     ('@', '`'), a '[' before a block scalar indicator, a tab indenting
 //     a block scalar.
 //   - "did not find expected '-' indicator", "did not find expected
 //     <document start>": located, content after the document's top node
 //     (Unexpected scalar at node end), a key after a block sequence
 //     indented under its own key (All mapping items must start at the
-//     same column). Not located: an entry one column off (All sequence
-//     items must start at the same column).
+//     same column), an entry at another column than the sequence's (All
+//     sequence items must start at the same column).
 //   - "did not find expected ',' or ']'" (or '}'), "did not find expected
 //     node content", "found unexpected end of stream", "found unexpected
 //     document indicator", "found unknown anchor": located, a flow
 //     collection left open (Flow sequence … must end with a ]), a quote
 //     never closed or cut short (Missing closing "quote), a comment right
 //     after a token, a key of a flow sequence's pair over two lines
-//     (Implicit keys of flow sequence pairs need to be on a single line).
-//     Not located: a block collection inside a flow collection, flow
-//     items without ',' or ':', a bracket left over.
+//     (Implicit keys of flow sequence pairs need to be on a single line),
+//     text right after a quoted item (Unexpected scalar at node end;
+//     Missing , or : between flow sequence items). Not located: a block
+//     collection inside a flow collection, other flow items without ','
+//     or ':', a bracket left over.
 //   - "did not find expected comment or line break", escapes, block
 //     scalar headers, two anchors or tags, a directive inside a document:
 //     not located.
@@ -118,7 +122,7 @@
 // block context requires (a tab does not indent), a comment right after a
 // quoted scalar, a flow indicator or a block scalar header. On
 // node-yaml-mutants.json the library refuses 522 documents; ParseYAML
-// refuses the same 522, locates 468 as the library does, 406 of them in
+// refuses the same 522, locates 482 as the library does, 425 of them in
 // its words; yaml_mutants_internal_test.go lists the others (mutantLeft),
 // and the 11 documents the library reads and yaml/v3 refuses.
 package jsstack

@@ -250,9 +250,15 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		if e := afterRoot(data, lines, line-1); e != nil {
 			return e
 		}
-		// A key after a block sequence indented under its own key.
-		if j := keyAfterSequence(lines, context); j >= 0 && strings.Contains(msg, "'-' indicator") {
-			return newYAMLParseError(data, "All mapping items must start at the same column", lines[j].start, lines[j].start+1)
+		if strings.Contains(msg, "'-' indicator") {
+			// A key after a block sequence indented under its own key.
+			if j := keyAfterSequence(lines, context); j >= 0 {
+				return newYAMLParseError(data, "All mapping items must start at the same column", lines[j].start, lines[j].start+1)
+			}
+			// An entry at another column than the sequence's.
+			if at := entryMisaligned(lines, context); at >= 0 {
+				return newYAMLParseError(data, "All sequence items must start at the same column", at, at+1)
+			}
 		}
 	case strings.Contains(msg, "could not find expected ':'"):
 		// Content after the document's top node, on the line named.
@@ -282,6 +288,12 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		if j := keyUnderValue(lines, context); j >= 0 && (i < 0 || j < i) {
 			i = j
 		}
+		// A line indented further than the keys after a block scalar
+		// ended by a line indented less than its own: refused at the
+		// start of the line that ended it.
+		if at := afterBlockScalar(lines, context); i < 0 && at >= 0 {
+			return newYAMLParseError(data, "All mapping items must start at the same column", at, at+1)
+		}
 		// Else a key indented under a scalar value: the next line of
 		// content after the line yaml/v3 names.
 		for j := line; i < 0 && j < len(lines); j++ {
@@ -290,7 +302,12 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 			}
 		}
 		if i >= 0 {
-			return newYAMLParseError(data, "All mapping items must start at the same column", lines[i].start, lines[i].start+1)
+			// A block sequence there is refused as a key first.
+			msg := "All mapping items must start at the same column"
+			if isSeqEntry(bytes.TrimLeft(lines[i].text, " ")) {
+				msg = "A block sequence may not be used as an implicit map key"
+			}
+			return newYAMLParseError(data, msg, lines[i].start, lines[i].start+1)
 		}
 	}
 	return nil
@@ -749,6 +766,114 @@ func keyAfterSequence(lines []yamlLine, m int) int {
 		case ind == n && !isSeqEntry(t):
 			return j
 		}
+	}
+	return -1
+}
+
+// entryMisaligned returns the offset of the '-' of the first entry of the
+// block sequence that starts on lines[m] that stands at another column:
+// more indented than the entries but less than the content of the entry
+// before, or less indented but more than the line above the sequence. It
+// returns -1 for none.
+func entryMisaligned(lines []yamlLine, m int) int {
+	if m < 0 || m >= len(lines) || !contentLine(lines[m]) {
+		return -1
+	}
+	t := bytes.TrimLeft(lines[m].text, " ")
+	n := len(lines[m].text) - len(t)
+	if !isSeqEntry(t) {
+		return -1
+	}
+	parent := -1
+	for j := m - 1; j >= 0; j-- {
+		if contentLine(lines[j]) {
+			parent = len(lines[j].text) - len(bytes.TrimLeft(lines[j].text, " "))
+			break
+		}
+	}
+	content := keyIndent(lines[m].text)
+	for j := m + 1; j < len(lines); j++ {
+		if !contentLine(lines[j]) {
+			continue
+		}
+		t := bytes.TrimLeft(lines[j].text, " ")
+		ind := len(lines[j].text) - len(t)
+		switch {
+		case ind == n && isSeqEntry(t):
+			content = keyIndent(lines[j].text)
+		case ind <= parent:
+			return -1
+		case isSeqEntry(t) && (ind > n && ind < content || ind < n):
+			return lines[j].start + ind
+		case ind < n:
+			return -1
+		}
+	}
+	return -1
+}
+
+// afterBlockScalar returns the offset of the start of the line that ends
+// a block scalar value of the block mapping that starts on lines[m], where
+// the next line of content after it is indented further than the
+// mapping's keys: the library starts the next item there, at another
+// column. It returns -1 for none.
+func afterBlockScalar(lines []yamlLine, m int) int {
+	if m < 0 || m >= len(lines) || !contentLine(lines[m]) {
+		return -1
+	}
+	n := keyIndent(lines[m].text)
+	for j := m; j < len(lines); j++ {
+		if !contentLine(lines[j]) {
+			continue
+		}
+		t := bytes.TrimLeft(lines[j].text, " ")
+		ind := len(lines[j].text) - len(t)
+		if j == m {
+			ind = n
+		}
+		if ind < n {
+			return -1
+		}
+		v := valueStart(lines[j].text)
+		if ind != n || v < 0 {
+			continue
+		}
+		h := bytes.TrimRight(lines[j].text[v:], " \t")
+		if len(h) == 0 || h[0] != '|' && h[0] != '>' || len(bytes.Trim(h[1:], "+-")) > 0 {
+			continue
+		}
+		// The block scalar's lines: blank ones, and those indented as
+		// far as its first line that is not blank.
+		b := -1
+		k := j + 1
+		for ; k < len(lines); k++ {
+			lt := bytes.TrimLeft(lines[k].text, " ")
+			li := len(lines[k].text) - len(lt)
+			if len(bytes.TrimSpace(lt)) == 0 {
+				continue
+			}
+			if b < 0 && li > n {
+				b = li
+			}
+			if b < 0 || li < b {
+				break
+			}
+		}
+		if k >= len(lines) {
+			return -1
+		}
+		// The next line of content after it.
+		for c := k; c < len(lines); c++ {
+			if !contentLine(lines[c]) {
+				continue
+			}
+			ct := bytes.TrimLeft(lines[c].text, " ")
+			if len(lines[c].text)-len(ct) > n {
+				return lines[k].start
+			}
+			break
+		}
+		j = k - 1
 	}
 	return -1
 }

@@ -468,6 +468,9 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 			if f := tight(quote); f != nil {
 				return f, q
 			}
+			if f := flowScalarAfter(data, q, quote, closers[len(closers)-1] == ']', pairs[len(pairs)-1]); f != nil {
+				return f, q
+			}
 		case c == ':' && (flowKey || yamlBlank(data, q+1) || q+1 < len(data) && data[q+1] == ','):
 			if f := pair(q); f != nil {
 				return f, q
@@ -612,8 +615,8 @@ func scalarAfter(data []byte, q, token int) *openFlow {
 		}
 		end++
 	}
-	// A next line indented further goes on with the scalar: left to the
-	// other rules.
+	// A next line indented further goes on with the scalar, and makes a
+	// key of it with a ':': left to the other rules.
 	ls := bytes.LastIndexByte(data[:token], '\n') + 1
 	indent := 0
 	for ls+indent < len(data) && data[ls+indent] == ' ' {
@@ -634,7 +637,14 @@ func scalarAfter(data []byte, q, token int) *openFlow {
 			continue
 		}
 		if p+k < len(data) && k > indent {
-			return nil
+			// It makes a key when a ':' follows on that line.
+			e := p + k
+			for e < len(data) && lineBreak(data, e) == 0 {
+				if data[e] == ':' && yamlBlank(data, e+1) {
+					return nil
+				}
+				e++
+			}
 		}
 		break
 	}
@@ -642,4 +652,38 @@ func scalarAfter(data []byte, q, token int) *openFlow {
 		end--
 	}
 	return &openFlow{start: token, token: token, lexical: true, diagnostic: "Unexpected scalar at node end", at: at, end: end}
+}
+
+// flowScalarAfter returns the library's refusal of a plain scalar right
+// after a quoted scalar that ends at q inside a flow collection, with no
+// space between, or nil: as a pair's value (inPair), "Unexpected scalar at
+// node end", over it to a flow indicator, a ':' before a blank, a comment
+// or the end of the line; as an item of a flow sequence (inSeq),
+// "Missing , or : between flow sequence items" at its start. A ':' after
+// it is left to the other rules.
+func flowScalarAfter(data []byte, q, token int, inSeq, inPair bool) *openFlow {
+	if q >= len(data) || lineBreak(data, q) > 0 || bytes.IndexByte([]byte(" \t#:'\"[]{},&*!|>%@`"), data[q]) >= 0 {
+		return nil
+	}
+	end := q
+	for end < len(data) && lineBreak(data, end) == 0 && bytes.IndexByte([]byte(",[]{}"), data[end]) < 0 {
+		if data[end] == ':' && (yamlBlank(data, end+1) || bytes.IndexByte([]byte(",[]{}"), data[end+1]) >= 0) {
+			return nil
+		}
+		if (data[end] == ' ' || data[end] == '\t') && end+1 < len(data) && data[end+1] == '#' {
+			break
+		}
+		end++
+	}
+	switch {
+	case inPair:
+	case inSeq:
+		return &openFlow{start: token, token: token, lexical: true, diagnostic: "Missing , or : between flow sequence items", at: q, end: q + 1}
+	default:
+		return nil
+	}
+	for end > q && (data[end-1] == ' ' || data[end-1] == '\t') {
+		end--
+	}
+	return &openFlow{start: token, token: token, lexical: true, diagnostic: "Unexpected scalar at node end", at: q, end: end}
 }

@@ -134,6 +134,10 @@ add('[a # c\n: 1]\n', '[[a]\n: 1]\n', '["a"\n: 1]\n', '[a\n b\n: 1]\n', '{a\n: 1
   'a: "x"y\n', 'a: "x" y # c\n', '- "x" y\n', 'a: "x" y\n  z: 1\n', 'a: 1\n- b\n', ' a: 1\nb: 2\n', '- a\n- b\nc\n',
   'a:\n  b: 1\n  - x\n  c: 2\n', 'a:\n  b:\n  - x\n  c: 2\n', 'a:\n  - x\n  b: 1\n', 'a:\n  - x\n  - y\n  b: 1\n',
   'a:\n  b: "x"\n   c: 1\n', 'a:\n  b: [1]\n    c: 1\n', 'a:\n  b: *x\n   c: 1\n', 'a: b:\n', 'a:\n  b: c:\n', "a: 'x':\n");
+// Text right after a quoted flow item; entries of a block sequence at
+// another column; a block scalar ended by a less indented line.
+add('a: [""b, c]\n', 'a: {x: ""y: 1}\n', 'a: ""b\n  c\n', 'a:\n  - x\n   - y\n', 'a:\n - x\n  - y\n', 'a:\n  - b: 1\n   - c\n', 'a:\n    - x\n   - y\n',
+  'a:\n  b: |\n c\n    d\n', 'a:\n  b: |\n    c\n # x\n    d\n', 'a:\n  b: >-\n     c\n    d\n  e: 1\n');
 
 const rows = docs.map((d) => {
   try {
