@@ -88,10 +88,13 @@
 //     at node end), a quoted scalar cut short or a flow collection left
 //     open before the line named, a line indented further than the keys
 //     after a block scalar that a less indented line ends (All mapping
-//     items …, at the start of that line). Not located: a key misindented
-//     after a comment line or a multi-line scalar, reserved characters
-//     ('@', '`'), a '[' before a block scalar indicator, a tab indenting
-//     a block scalar.
+//     items …, at the start of that line), a plain scalar that starts
+//     with a reserved character, a directive indicator or, in a flow
+//     collection, a block scalar indicator (Plain value cannot start with
+//     …), a tab starting the line after a block scalar (Block scalar
+//     lines must not be less indented than their first line, or the
+//     messages for an empty one). Not located: a key misindented after a
+//     comment line or a multi-line scalar.
 //   - "did not find expected '-' indicator", "did not find expected
 //     <document start>": located, content after the document's top node
 //     (Unexpected scalar at node end), a key after a block sequence
@@ -109,9 +112,10 @@
 //     Missing , or : between flow sequence items). Not located: a block
 //     collection inside a flow collection, other flow items without ','
 //     or ':', a bracket left over.
-//   - "did not find expected comment or line break", escapes, block
-//     scalar headers, two anchors or tags, a directive inside a document:
-//     not located.
+//   - "did not find expected comment or line break": located, a block
+//     scalar header with extra characters (Block scalar header includes
+//     extra characters: …).
+//   - Escapes, two anchors or tags: not located.
 //
 // Duplicate keys (Map keys must be unique, at the key or at the line
 // break of an empty value before it), a second document and an unresolved
@@ -122,7 +126,7 @@
 // block context requires (a tab does not indent), a comment right after a
 // quoted scalar, a flow indicator or a block scalar header. On
 // node-yaml-mutants.json the library refuses 522 documents; ParseYAML
-// refuses the same 522, locates 482 as the library does, 425 of them in
+// refuses the same 522, locates 489 as the library does, 438 of them in
 // its words; yaml_mutants_internal_test.go lists the others (mutantLeft),
 // and the 11 documents the library reads and yaml/v3 refuses.
 package jsstack

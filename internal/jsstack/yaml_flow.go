@@ -1,6 +1,9 @@
 package jsstack
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // openFlow is a flow collection the library does not see closed, found
 // by findOpenFlow.
@@ -197,14 +200,18 @@ func findOpenFlow(data []byte) *openFlow {
 				// far as the lexer's indentNext, and blank lines. A comment
 				// right after its header is refused.
 				h := q + 1
-				for h < lineEnd && (data[h] == '-' || data[h] == '+' || isDigitByte(data[h])) {
+				for h < lineEnd && !yamlBlank(data, h) && data[h] != '#' {
 					h++
+				}
+				if f := blockScalarHeader(data, q, h); f != nil {
+					return f
 				}
 				if f := tightComment(data, h, q); f != nil {
 					return f
 				}
 				seen = true
 				p = next
+				content := false // a line of the scalar holds more than spaces
 				for p < len(data) {
 					k := 0
 					for p+k < len(data) && data[p+k] == ' ' {
@@ -213,12 +220,28 @@ func findOpenFlow(data []byte) *openFlow {
 					if p+k < len(data) && lineBreak(data, p+k) == 0 && k < max(indentNext, 1) {
 						break
 					}
+					content = content || p+k < len(data) && lineBreak(data, p+k) == 0
 					e := bytes.IndexByte(data[p:], '\n')
 					if e < 0 {
 						p = len(data)
 						break
 					}
 					p += e + 1
+				}
+				// A line after it that a tab starts: the lexer takes the
+				// tabs into the scalar, which the library refuses as a
+				// line less indented than the scalar's.
+				if p < len(data) && data[p] == '\t' {
+					msg := "Block scalar lines must not be less indented than their first line"
+					switch {
+					case bytes.ContainsAny(data[q:h], "123456789"):
+						msg = "Block scalar lines must not be less indented than their explicit indentation indicator"
+					case !content && p > next:
+						msg = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator"
+					case !content:
+						msg = "Block scalar values in collections must be indented"
+					}
+					return &openFlow{start: q, token: q, lexical: true, diagnostic: msg, at: p, end: p + 1}
 				}
 				next, q = p, lineEnd
 			case (c == ':' || c == '-' || c == '?') && yamlBlank(data, q+1):
@@ -243,6 +266,9 @@ func findOpenFlow(data []byte) *openFlow {
 				}
 			default:
 				// A plain scalar, to ": ", " #" or the end of the line.
+				if f := badPlainStart(data, q, "@`%"); f != nil {
+					return f
+				}
 				seen = true
 				for q < lineEnd {
 					if data[q] == ':' && yamlBlank(data, q+1) || (data[q] == ' ' || data[q] == '\t') && q+1 < lineEnd && data[q+1] == '#' {
@@ -497,6 +523,9 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 		default:
 			// A plain scalar, to a flow indicator, a ':' before a blank or a
 			// flow indicator, a comment or the end of the line.
+			if f := badPlainStart(data, q, "@`|>%"); f != nil {
+				return f, q
+			}
 			emptyValue, commented, flowKey, value = -1, false, false, pairs[len(pairs)-1]
 			token(q, true)
 			for q < len(data) && lineBreak(data, q) == 0 {
@@ -686,4 +715,42 @@ func flowScalarAfter(data []byte, q, token int, inSeq, inPair bool) *openFlow {
 		end--
 	}
 	return &openFlow{start: token, token: token, lexical: true, diagnostic: "Unexpected scalar at node end", at: q, end: end}
+}
+
+// badPlainStart returns the library's refusal of a plain scalar at q that
+// starts with one of the characters of bad (resolve-flow-scalar.ts:
+// "Plain value cannot start with …", at that character), or nil.
+func badPlainStart(data []byte, q int, bad string) *openFlow {
+	if q >= len(data) || strings.IndexByte(bad, data[q]) < 0 {
+		return nil
+	}
+	what := "reserved character "
+	switch data[q] {
+	case '|', '>':
+		what = "block scalar indicator "
+	case '%':
+		what = "directive indicator character "
+	}
+	return &openFlow{start: q, token: q, lexical: true, diagnostic: "Plain value cannot start with " + what + string(data[q]), at: q, end: q + 1}
+}
+
+// blockScalarHeader returns the library's refusal of the block scalar
+// header data[q:end] (to a blank or a '#', as the lexer reads it) when it
+// holds more than one chomping indicator and one indentation indicator
+// from 1 to 9 ("Block scalar header includes extra characters: <header>",
+// at the first extra one, resolve-block-scalar.ts), or nil.
+func blockScalarHeader(data []byte, q, end int) *openFlow {
+	chomp, indent := false, false
+	for i := q + 1; i < end; i++ {
+		c := data[i]
+		switch {
+		case !chomp && (c == '-' || c == '+'):
+			chomp = true
+		case !indent && c >= '1' && c <= '9':
+			indent = true
+		default:
+			return &openFlow{start: q, token: q, lexical: true, diagnostic: "Block scalar header includes extra characters: " + string(data[q:end]), at: i, end: i + 1}
+		}
+	}
+	return nil
 }

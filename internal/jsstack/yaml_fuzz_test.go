@@ -39,7 +39,8 @@ func FuzzParseYAML(f *testing.F) {
 
 // FuzzFindOpenFlow: findOpenFlow never panics and ends on any text, and
 // an open collection it finds starts at a bracket (a problem of a token:
-// at a bracket, a quote, a block scalar indicator or an alias) and is
+// at a bracket, a quote, a block scalar indicator, an alias or a
+// character a plain scalar cannot start with) and is
 // refused within the text (or at its end).
 func FuzzFindOpenFlow(f *testing.F) {
 	for _, s := range []string{"a: [1, 2\n", "a:\n  b: {x:\n  c: 3\n", "a: {b: 2\n# c\n", "- [1,\n 2\n", "a: |\n  [x\nb: [y\n", "[1, [2\r\n", "a: {b: [1, 2}\n"} {
@@ -52,7 +53,7 @@ func FuzzFindOpenFlow(f *testing.F) {
 		}
 		starts := "[{"
 		if o.lexical {
-			starts = "[{\"'|>*"
+			starts = "[{\"'|>*@`%"
 		}
 		if o.start < 0 || o.start >= len(data) || strings.IndexByte(starts, data[o.start]) < 0 {
 			t.Fatalf("start %d is no bracket of %q", o.start, data)

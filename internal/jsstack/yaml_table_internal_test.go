@@ -63,23 +63,17 @@ var yamlLeft = map[string]string{
 	"a: \"\\x4\"\n":          "error: a short escape",
 	"a: \"\\u12\"\n":         "error: a short escape",
 	"a: \"\\U00110000\"\n":   "error: an escape past U+10FFFF",
-	"a: |\n\tx\n":            "error: a tab indenting a block scalar",
 	"a: -\n":                 "error: a block sequence on a key's line",
 	"a: - b\n":               "error: a block sequence on a key's line",
-	"key: @x\n":              "error: a reserved character",
-	"key: `x\n":              "error: a reserved character",
 	"a: }\n":                 "error: a flow end without its start",
 	"a: ]\n":                 "error: a flow end without its start",
 	"[1, 2]]\n":              "error: a flow end without its start",
 	"{a: 1}}\n":              "error: a flow end without its start",
-	"a: |x\n":                "error: a block scalar header",
-	"a: >-3+\n  x\n":         "error: a block scalar header",
 	"a: !!str !!int 1\n":     "error: two tags",
 	"a: &x &y 1\n":           "error: two anchors",
 	"- a\n-b\n":              "error: a scalar after a sequence",
 	"a: [b,, c]\n":           "error: an empty flow entry",
 	"a: {,}\n":               "error: an empty flow entry",
-	"x: 1\n%YAML 1.2\n":      "error: a directive inside a document",
 	"%YAML\n---\na: 1\n":     "error: a %YAML directive without a version",
 	"a:\tb: c\n":             "error: a tab before a nested mapping",
 	"[[a]\n: 1]\n":           "a collection as the key of a flow sequence's pair, its ':' on the next line: yaml/v3 refuses it",
@@ -104,7 +98,7 @@ func TestParseYAMLMatchesTheLibrary(t *testing.T) {
 		Value json.RawMessage
 		Error string
 	}
-	raw := readTable[[2]json.RawMessage](t, "node-yaml.json", 486)
+	raw := readTable[[2]json.RawMessage](t, "node-yaml.json", 500)
 	fixed := map[string]bool{}
 	for _, r := range raw {
 		var doc string

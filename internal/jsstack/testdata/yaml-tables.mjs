@@ -138,6 +138,10 @@ add('[a # c\n: 1]\n', '[[a]\n: 1]\n', '["a"\n: 1]\n', '[a\n b\n: 1]\n', '{a\n: 1
 // another column; a block scalar ended by a less indented line.
 add('a: [""b, c]\n', 'a: {x: ""y: 1}\n', 'a: ""b\n  c\n', 'a:\n  - x\n   - y\n', 'a:\n - x\n  - y\n', 'a:\n  - b: 1\n   - c\n', 'a:\n    - x\n   - y\n',
   'a:\n  b: |\n c\n    d\n', 'a:\n  b: |\n    c\n # x\n    d\n', 'a:\n  b: >-\n     c\n    d\n  e: 1\n');
+// Plain scalars that start with a character they cannot; block scalar
+// headers; tabs after a block scalar.
+add('a: [@x]\n', 'a: [`x`]\n', 'a: [%x]\n', 'a: {b: >x}\n', 'a: [|]\n', 'a: %x\n', 'a: |1-x\n x\n', 'a: |0\n x\n', 'a: |+-\n x\n', 'a: |12\n x\n',
+  'a: >\n  x\n\ty\n', 'a: |2\n   x\n\t\n', 'a:\n  b: |\n\n\tc\n', 'a: |\n  x\n  \tb: 1\n');
 
 const rows = docs.map((d) => {
   try {
