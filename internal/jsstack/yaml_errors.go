@@ -176,7 +176,7 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 		// starts: a key misindented before the token is refused first,
 		// else the token.
 		if strings.Contains(msg, "did not find expected key") {
-			if i := misindented(splitLines(data)); i < 0 || i+1 > fe.Line {
+			if i := misindented(blockLines(data, splitLines(data))); i < 0 || i+1 > fe.Line {
 				return fe
 			}
 		}
@@ -190,7 +190,8 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 	line := 1
 	// context is the index of the line where the collection yaml/v3 was
 	// reading starts, for an error that names it: yaml/v3 counts that
-	// line from 0, and leaves out 0.
+	// line from 0, and names the line of the problem (from 0 too) when
+	// it is 0, or no line.
 	context := 0
 	if m := yamlV3Line.FindStringSubmatch(msg); m != nil {
 		context, _ = strconv.Atoi(m[1])
@@ -212,6 +213,9 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		}
 	}
 	lines := splitLines(data)
+	// block is lines without the lines that continue a flow collection or
+	// a quoted scalar.
+	block := blockLines(data, lines)
 	if line < 1 || line > len(lines) {
 		if strings.Contains(msg, "found unexpected end of stream") {
 			line = len(lines)
@@ -247,22 +251,33 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 	case strings.Contains(msg, "did not find expected <document start>") || strings.Contains(msg, "did not find expected '-' indicator"):
 		// Content after the document's top node, where yaml/v3 names the
 		// node's first line.
-		if e := afterRoot(data, lines, line-1); e != nil {
+		// yaml/v3 names the line of a missing document start from 1, the
+		// sequence missing an entry from 0.
+		r := line - 1
+		if strings.Contains(msg, "'-' indicator") {
+			r = context
+		}
+		if e := afterRoot(data, block, r); e != nil {
+			return e
+		}
+		// yaml/v3 names the line of the problem when the sequence
+		// starts on the first line.
+		if e := afterRoot(data, block, -1); e != nil && e.Line-1 == context {
 			return e
 		}
 		if strings.Contains(msg, "'-' indicator") {
 			// A key after a block sequence indented under its own key.
-			if j := keyAfterSequence(lines, context); j >= 0 {
+			if j := keyAfterSequence(block, context); j >= 0 {
 				return newYAMLParseError(data, "All mapping items must start at the same column", lines[j].start, lines[j].start+1)
 			}
 			// An entry at another column than the sequence's.
-			if at := entryMisaligned(lines, context); at >= 0 {
+			if at := entryMisaligned(block, context); at >= 0 {
 				return newYAMLParseError(data, "All sequence items must start at the same column", at, at+1)
 			}
 		}
 	case strings.Contains(msg, "could not find expected ':'"):
 		// Content after the document's top node, on the line named.
-		if e := afterRoot(data, lines, -1); e != nil && e.Line == line {
+		if e := afterRoot(data, block, -1); e != nil && e.Line == line {
 			return e
 		}
 		// A plain scalar on the line named that runs on to a key on a
@@ -278,14 +293,21 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 	case strings.Contains(msg, "did not find expected key"):
 		// A key less indented than the keys before it and more than
 		// those of the mapping above, at the start of its line.
-		i := misindented(lines)
+		i := misindented(block)
 		// A "- " line among the keys of the mapping named, before.
-		if j := seqAmongKeys(lines, context); j >= 0 && (i < 0 || j < i) {
-			return newYAMLParseError(data, "A block sequence may not be used as an implicit map key", lines[j].start, lines[j].start+1)
+		if j := seqAmongKeys(block, context); j >= 0 && (i < 0 || j < i) {
+			// At the top level right after a key's value on its line,
+			// the library reads the sequence as the start of a key over
+			// lines.
+			msg := "A block sequence may not be used as an implicit map key"
+			if p := prevContent(block, j); p >= 0 && indentOf(block[j].text) == 0 && indentOf(block[p].text) == 0 {
+				msg = "Implicit keys need to be on a single line"
+			}
+			return newYAMLParseError(data, msg, lines[j].start, lines[j].start+1)
 		}
 		// A key indented under a value that cannot go on (a quoted
 		// scalar, a flow collection or an alias), in the mapping named.
-		if j := keyUnderValue(lines, context); j >= 0 && (i < 0 || j < i) {
+		if j := keyUnderValue(block, context); j >= 0 && (i < 0 || j < i) {
 			i = j
 		}
 		// A line indented further than the keys after a block scalar
@@ -619,7 +641,10 @@ func isSeqEntry(t []byte) bool {
 // column of the mapping's keys where a key belongs (not after a key
 // without a value, whose value it is), or -1.
 func seqAmongKeys(lines []yamlLine, m int) int {
-	if m < 0 || m >= len(lines) || !contentLine(lines[m]) {
+	for m >= 0 && m < len(lines) && !contentLine(lines[m]) {
+		m++ // yaml/v3 names the first line, the mapping starts after
+	}
+	if m < 0 || m >= len(lines) {
 		return -1
 	}
 	n := keyIndent(lines[m].text)
@@ -689,11 +714,14 @@ func afterRoot(data []byte, lines []yamlLine, r int) *YAMLParseError {
 }
 
 // keyUnderValue returns the index of the first line of the block mapping
-// that starts on lines[m] indented further than its keys right after a
-// key whose value ends on its line and cannot go on to the next (a
-// quoted scalar, a flow collection, an alias), or -1.
+// that starts on lines[m] (of blockLines) indented further than its keys
+// right after a key whose value cannot go on to that line (a quoted
+// scalar, a flow collection, an alias), or -1.
 func keyUnderValue(lines []yamlLine, m int) int {
-	if m < 0 || m >= len(lines) || !contentLine(lines[m]) {
+	for m >= 0 && m < len(lines) && !contentLine(lines[m]) {
+		m++ // yaml/v3 names the first line, the mapping starts after
+	}
+	if m < 0 || m >= len(lines) {
 		return -1
 	}
 	n := keyIndent(lines[m].text)
@@ -722,8 +750,10 @@ func keyUnderValue(lines []yamlLine, m int) int {
 			if c := bytes.Index(val, []byte(" #")); c >= 0 {
 				val = bytes.TrimRight(val[:c], " \t")
 			}
-			last := val[len(val)-1]
-			closed = val[0] == '*' || (val[0] == '"' || val[0] == '\'' || val[0] == '[' || val[0] == '{') && (last == '"' || last == '\'' || last == ']' || last == '}')
+			// On the lines of blockLines, a flow collection or quoted
+			// scalar that goes on over lines has its next lines emptied:
+			// it ends before the next line of content.
+			closed = bytes.IndexByte([]byte("*\"'[{"), val[0]) >= 0
 		}
 	}
 	return -1
@@ -818,7 +848,10 @@ func entryMisaligned(lines []yamlLine, m int) int {
 // mapping's keys: the library starts the next item there, at another
 // column. It returns -1 for none.
 func afterBlockScalar(lines []yamlLine, m int) int {
-	if m < 0 || m >= len(lines) || !contentLine(lines[m]) {
+	for m >= 0 && m < len(lines) && !contentLine(lines[m]) {
+		m++ // yaml/v3 names the first line, the mapping starts after
+	}
+	if m < 0 || m >= len(lines) {
 		return -1
 	}
 	n := keyIndent(lines[m].text)
@@ -876,4 +909,20 @@ func afterBlockScalar(lines []yamlLine, m int) int {
 		j = k - 1
 	}
 	return -1
+}
+
+// prevContent returns the index of the last line of content before
+// lines[j], or -1.
+func prevContent(lines []yamlLine, j int) int {
+	for p := j - 1; p >= 0; p-- {
+		if contentLine(lines[p]) {
+			return p
+		}
+	}
+	return -1
+}
+
+// indentOf returns the number of spaces that start ln.
+func indentOf(ln []byte) int {
+	return len(ln) - len(bytes.TrimLeft(ln, " "))
 }

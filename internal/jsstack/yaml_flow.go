@@ -2,6 +2,7 @@ package jsstack
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -92,6 +93,36 @@ func lineBreak(data []byte, i int) int {
 // less than that (a comment line excepted, and the closing bracket one
 // column less), or at a document marker.
 func findOpenFlow(data []byte) *openFlow {
+	return scanBlock(data, nil)
+}
+
+// blockLines returns lines with the lines that start inside a flow
+// collection or a quoted scalar emptied, for the rules that read the
+// indentation of block lines: such a line continues a token, wherever it
+// is indented.
+func blockLines(data []byte, lines []yamlLine) []yamlLine {
+	var spans [][2]int
+	scanBlock(data, &spans)
+	if len(spans) == 0 {
+		return lines
+	}
+	out := slices.Clone(lines)
+	s := 0
+	for i, ln := range out {
+		for s < len(spans) && spans[s][1] <= ln.start {
+			s++
+		}
+		if s < len(spans) && spans[s][0] < ln.start {
+			out[i].text = nil
+		}
+	}
+	return out
+}
+
+// scanBlock is findOpenFlow, recording in spans (when not nil) the byte
+// ranges of the flow collections and quoted scalars it steps over, in
+// order.
+func scanBlock(data []byte, spans *[][2]int) *openFlow {
 	p := 0
 	if bytes.HasPrefix(data, []byte("\ufeff")) {
 		p = 3
@@ -151,6 +182,9 @@ func findOpenFlow(data []byte) *openFlow {
 				if f != nil {
 					return f
 				}
+				if spans != nil {
+					*spans = append(*spans, [2]int{q, after})
+				}
 				if f := tightComment(data, after, q); f != nil {
 					return f
 				}
@@ -176,6 +210,9 @@ func findOpenFlow(data []byte) *openFlow {
 				}
 				if cut := quoteCut(data, q, close, indentNext); cut >= 0 {
 					return &openFlow{start: q, at: cut, quote: c, token: q, lexical: true}
+				}
+				if spans != nil {
+					*spans = append(*spans, [2]int{q, close + 1})
 				}
 				if f := tightComment(data, close+1, q); f != nil {
 					return f

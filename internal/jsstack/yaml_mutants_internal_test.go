@@ -35,19 +35,6 @@ var mutantLeft = map[string]string{
 	"multiline/scalar-line@4": "library reads it; twin: line 2: did not find expected ',' or '}'",
 	"multiline/unclose@12.27": "library reads it; twin: Missing closing \"quote (12.27)",
 	"settings/colon-end@7":    "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
-	// All mapping items must start at the same column (8).
-	// A key misindented after a comment line, a '- ' line or a flow collection
-	// over lines: yaml/v3 names the line where the enclosing mapping starts,
-	// or reports a missing '-' indicator, and the line rules (misindented)
-	// find another line or none.
-	"blocks/scalar-line@9":   "library: All mapping items must start at the same column (9.1); twin: Implicit keys need to be on a single line (9.5)",
-	"multiline/duplicate@14": "library: All mapping items must start at the same column (15.1); twin: All mapping items must start at the same column (11.1)",
-	"multiline/duplicate@5":  "library: All mapping items must start at the same column (6.1); twin: All mapping items must start at the same column (3.1)",
-	"multiline/indent2@10":   "library: All mapping items must start at the same column (10.1); twin: All mapping items must start at the same column (3.1)",
-	"multiline/indent2@13":   "library: All mapping items must start at the same column (13.1); twin: Missing closing \"quote (13.17)",
-	"multiline/indent2@6":    "library: All mapping items must start at the same column (6.1); twin: All mapping items must start at the same column (3.1)",
-	"multiline/indent@10":    "library: All mapping items must start at the same column (10.1); twin: All mapping items must start at the same column (3.1)",
-	"settings/scalar-line@5": "library: All mapping items must start at the same column (5.1); twin: Implicit keys need to be on a single line (5.3)",
 	// Block collections are not allowed within flow collections (5).
 	// A '- ' or 'key:' line inside a flow collection over lines: yaml/v3
 	// reports a missing node on the line before.
@@ -56,6 +43,14 @@ var mutantLeft = map[string]string{
 	"multiline/seq-item@5":    "library: Block collections are not allowed within flow collections (5.7); twin: line 4: did not find expected node content",
 	"multiline/seq-item@7":    "library: Block collections are not allowed within flow collections (7.5); twin: line 6: did not find expected node content",
 	"multiline/seq-item@8":    "library: Block collections are not allowed within flow collections (8.5); twin: line 7: did not find expected node content",
+	// All mapping items must start at the same column (3).
+	// A key misindented after a comment line, a '- ' line or a flow collection
+	// over lines: yaml/v3 names the line where the enclosing mapping starts,
+	// or reports a missing '-' indicator, and the line rules (misindented)
+	// find another line or none.
+	"blocks/scalar-line@9":   "library: All mapping items must start at the same column (9.1); twin: Implicit keys need to be on a single line (9.5)",
+	"multiline/indent2@13":   "library: All mapping items must start at the same column (13.1); twin: Missing closing \"quote (13.17)",
+	"settings/scalar-line@5": "library: All mapping items must start at the same column (5.1); twin: Implicit keys need to be on a single line (5.3)",
 	// Implicit keys need to be on a single line (3).
 	// A plain scalar that runs on to a key on a '- ' line or inside a flow
 	// collection: yaml/v3 reports a misindented mapping or a missing node.
@@ -68,7 +63,7 @@ var mutantLeft = map[string]string{
 	// and the value that would be the nested key is not the first ': ' of the
 	// line.
 	"flows/no-colon@7":     "library: Nested mappings are not allowed in compact mappings (7.19); twin: All mapping items must start at the same column (6.1)",
-	"multiline/no-colon@3": "library: Nested mappings are not allowed in compact mappings (3.18); twin: All mapping items must start at the same column (3.1)",
+	"multiline/no-colon@3": "library: Nested mappings are not allowed in compact mappings (3.18); twin: All mapping items must start at the same column (4.1)",
 	"settings/no-colon@7":  "library: Nested mappings are not allowed in compact mappings (7.15); twin: All mapping items must start at the same column (2.1)",
 	// A block sequence may not be used as an implicit map key (2).
 	// A '- ' line among a mapping's keys that yaml/v3 reports otherwise.
@@ -79,10 +74,6 @@ var mutantLeft = map[string]string{
 	// yaml/v3 reports the character.
 	"blocks/open-flow@2.3":  "library: Flow sequence in block collection must be sufficiently indented and end with a ] (3.1); twin: line 3: found character that cannot start any token",
 	"blocks/open-flow@8.11": "library: Flow sequence in block collection must be sufficiently indented and end with a ] (9.5); twin: line 10: found character that cannot start any token",
-	// Unexpected scalar at node end (2).
-	// Text after a value that yaml/v3 reports as a missing key elsewhere.
-	"blocks/seq-item@2":   "library: Unexpected scalar at node end (3.1); twin: line 1: did not find expected '-' indicator",
-	"settings/seq-item@2": "library: Unexpected scalar at node end (3.1); twin: line 1: did not find expected '-' indicator",
 	// Others (8).
 	// Single cases, each a message of the library's composer that yaml/v3
 	// reports otherwise: a '[' before a block scalar indicator or a reserved

@@ -142,6 +142,10 @@ add('a: [""b, c]\n', 'a: {x: ""y: 1}\n', 'a: ""b\n  c\n', 'a:\n  - x\n   - y\n',
 // headers; tabs after a block scalar.
 add('a: [@x]\n', 'a: [`x`]\n', 'a: [%x]\n', 'a: {b: >x}\n', 'a: [|]\n', 'a: %x\n', 'a: |1-x\n x\n', 'a: |0\n x\n', 'a: |+-\n x\n', 'a: |12\n x\n',
   'a: >\n  x\n\ty\n', 'a: |2\n   x\n\t\n', 'a:\n  b: |\n\n\tc\n', 'a: |\n  x\n  \tb: 1\n');
+// Keys out of place after a flow collection or quoted scalar over lines,
+// and after comment lines at the start.
+add('a:\n b: {x: 1,\n    y: 2}\n  c: 1\n', 'a:\n  b: [1,\n     2]\n   c: 1\n', 'a:\n  b: "x\n    y"\n   c: 1\n', '# c\n- x\na: 1\n', '# c\na: 1\n- x\nb: 2\n',
+  'a:\n  b: [1,\n 2]\n  c: 1\n');
 
 const rows = docs.map((d) => {
   try {
