@@ -3,22 +3,16 @@ package composite
 import (
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/outfitter-go/vfsim/resolve"
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
-// skillIDPattern is the syntax of a catalog skill id.
-var skillIDPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
-// maxSkillIDLength is the longest skill id.
-const maxSkillIDLength = 64
-
 // validSkillID reports whether s is a catalog skill id: lowercase letters
-// and digits in groups joined by single hyphens, at most 64 characters.
-func validSkillID(s string) bool { return len(s) <= maxSkillIDLength && skillIDPattern.MatchString(s) }
+// and digits in groups joined by single hyphens, at most 64 characters
+// ([resolve.ValidSkillID]).
+func validSkillID(s string) bool { return resolve.ValidSkillID(s) }
 
 // extensionIdentity is upstream's normalized resource identity of an
 // extension or package source; cwd stands for the process working

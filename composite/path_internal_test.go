@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 	"testing"
+
+	"github.com/outfitter-go/vfsim/resolve"
 )
 
 // TestPathShortcutsMatchPath checks resolveAgainst and parentOf against
@@ -121,7 +123,7 @@ func TestUnderMatchesHasPrefix(t *testing.T) {
 // source's fragment is dropped wherever it starts, also right after the
 // prefix.
 func TestSkillIDAndExtensionIdentityEdges(t *testing.T) {
-	for n, want := range map[int]bool{maxSkillIDLength: true, maxSkillIDLength + 1: false} {
+	for n, want := range map[int]bool{resolve.MaxSkillIDLength: true, resolve.MaxSkillIDLength + 1: false} {
 		if got := validSkillID(strings.Repeat("a", n)); got != want {
 			t.Errorf("validSkillID of %d letters = %v, want %v", n, got, want)
 		}

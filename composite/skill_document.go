@@ -61,7 +61,7 @@ func parseSkillDocument(content, skillPath string) (*skillDocument, *skillProble
 	name, _ := record.Get("name")
 	doc := &skillDocument{}
 	if doc.name, ok = name.(string); !ok || !validSkillID(doc.name) {
-		return problem(fmt.Sprintf("SKILL.md 'name' must use lowercase letters, numbers, and single hyphens (max %d characters).", maxSkillIDLength))
+		return problem(fmt.Sprintf("SKILL.md 'name' must use lowercase letters, numbers, and single hyphens (max %d characters).", resolve.MaxSkillIDLength))
 	}
 	for i, section := range skillSections {
 		entries, present := record.Get(section)

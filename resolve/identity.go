@@ -2,12 +2,31 @@ package resolve
 
 import (
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 )
 
-var skillIDPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+// MaxSkillIDLength is the longest catalog skill id, in bytes.
+const MaxSkillIDLength = 64
+
+// ValidSkillID reports whether s is a catalog skill id: at most
+// [MaxSkillIDLength] bytes of lowercase ASCII letters and digits in groups
+// joined by single hyphens (the pattern ^[a-z0-9]+(-[a-z0-9]+)*$, checked
+// without a regular expression).
+func ValidSkillID(s string) bool {
+	if s == "" || len(s) > MaxSkillIDLength || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case c == '-' && s[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // ExtensionIdentity returns the identity under which two extension entries
 // are the same resource: npm packages by lowercased name (version and
@@ -40,7 +59,7 @@ func SkillIdentity(entry any, project string) string {
 	switch e := entry.(type) {
 	case string:
 		s := strings.TrimSpace(e)
-		if len(s) <= 64 && skillIDPattern.MatchString(s) {
+		if ValidSkillID(s) {
 			return "id:" + s
 		}
 		return ExtensionIdentity(s, project)

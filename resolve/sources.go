@@ -4,14 +4,27 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/outfitter-go/vfsim/internal/jsstack"
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
-var flatFilePattern = regexp.MustCompile(`^(.+)\.ya?ml$`)
+// flatSlug returns the slug of a flat profile file called name: what the
+// pattern ^(.+)\.ya?ml$ captures (a name ending in ".yml" or ".yaml" with
+// something before it and no line feed, which "." does not match),
+// checked without a regular expression.
+func flatSlug(name string) (string, bool) {
+	slug, ok := strings.CutSuffix(name, ".yaml")
+	if !ok {
+		slug, ok = strings.CutSuffix(name, ".yml")
+	}
+	if !ok || slug == "" || strings.IndexByte(slug, '\n') >= 0 {
+		return "", false
+	}
+	return slug, true
+}
 
 // MaterializeSources maps every configured source to its local directory
 // (see [SourceDirectory]) and tells whether that directory exists. The
@@ -226,9 +239,8 @@ func candidates(fsys FS, dir string, checkLinks bool) (out []candidate, plain bo
 				}
 			}
 		case e.typ.IsRegular():
-			m := flatFilePattern.FindStringSubmatch(n)
-			if m != nil && m[1] != "profile" {
-				out = append(out, candidate{slug: m[1], file: vfs.Join(dir, n), folder: dir, layout: LayoutFlatFile})
+			if slug, ok := flatSlug(n); ok && slug != "profile" {
+				out = append(out, candidate{slug: slug, file: vfs.Join(dir, n), folder: dir, layout: LayoutFlatFile})
 			}
 		}
 	}
