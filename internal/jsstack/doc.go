@@ -44,9 +44,10 @@
 //
 //	cd internal/jsstack/testdata && $OUTFITTER_NODE yaml-tables.mjs $OUTFITTER_UPSTREAM_CLI
 //
-// testdata/yaml-mutants.mjs writes testdata/node-yaml-mutants.json: 825
+// testdata/yaml-mutants.mjs writes testdata/node-yaml-mutants.json: 1,178
 // documents broken one mutation at a time from four valid settings and
-// profile documents (truncated, a quote or bracket left open or out,
+// profile documents, two of them also after a byte order mark and with
+// CRLF line breaks (truncated, a quote or bracket left open or out,
 // indentation off by a column, tabs, stray colons, comments without a
 // space, lines repeated or out of place), with the library's outcome:
 //
@@ -127,10 +128,11 @@
 // quoted scalar over lines whose next line is indented less than its
 // block context requires (a tab does not indent), a comment right after a
 // quoted scalar, a flow indicator or a block scalar header. On
-// node-yaml-mutants.json the library refuses 522 documents; ParseYAML
-// refuses the same 522, locates 496 as the library does, 447 of them in
-// its words; yaml_mutants_internal_test.go lists the others (mutantLeft),
-// and the 11 documents the library reads and yaml/v3 refuses.
+// node-yaml-mutants.json the library refuses 763 documents; ParseYAML
+// refuses the same 763, locates 736 as the library does, 667 of them in
+// its words; yaml_mutants_internal_test.go lists the 27 others
+// (mutantLeft), and the 15 documents the library reads and yaml/v3
+// refuses.
 package jsstack
 
 //go:generate sh -c "cd testdata && \"$OUTFITTER_NODE\" node-tables.mjs && \"$OUTFITTER_NODE\" --no-warnings yaml-tables.mjs \"$OUTFITTER_UPSTREAM_CLI\" && \"$OUTFITTER_NODE\" --no-warnings yaml-mutants.mjs \"$OUTFITTER_UPSTREAM_CLI\""

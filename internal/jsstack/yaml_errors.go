@@ -176,7 +176,7 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 		// starts: a key misindented before the token is refused first,
 		// else the token.
 		if strings.Contains(msg, "did not find expected key") {
-			if i := misindented(blockLines(data, splitLines(data))); i < 0 || i+1 > fe.Line {
+			if i := misindented(blockLines(data, textLines(data))); i < 0 || i+1 > fe.Line {
 				return fe
 			}
 		}
@@ -212,7 +212,7 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 			}
 		}
 	}
-	lines := splitLines(data)
+	lines := textLines(data)
 	// block is lines without the lines that continue a flow collection or
 	// a quoted scalar.
 	block := blockLines(data, lines)
@@ -382,6 +382,18 @@ type yamlLine struct {
 	text  []byte
 }
 
+// textLines is splitLines without a byte order mark that starts the
+// text: the first line starts after it (the library counts it as a
+// column).
+func textLines(data []byte) []yamlLine {
+	lines := splitLines(data)
+	if len(lines) > 0 && bytes.HasPrefix(lines[0].text, []byte("\ufeff")) {
+		lines[0].start += 3
+		lines[0].text = lines[0].text[3:]
+	}
+	return lines
+}
+
 func splitLines(data []byte) []yamlLine {
 	var out []yamlLine
 	for start := 0; start < len(data); {
@@ -445,8 +457,16 @@ func valueStart(ln []byte) int {
 // line continues.
 func locateNestedMapping(data []byte, lines []yamlLine, line int) *YAMLParseError {
 	ln := lines[line-1]
-	if v := valueStart(ln.text); v >= 0 && (bytes.Contains(ln.text[v:], []byte(": ")) || bytes.HasSuffix(bytes.TrimRight(ln.text, " \t"), []byte(":"))) {
-		return newYAMLParseError(data, "Nested mappings are not allowed in compact mappings", ln.start+v, ln.start+v+1)
+	if v := valueStart(ln.text); v >= 0 {
+		// The ": " of a flow collection or quoted scalar that the value
+		// starts with is its own.
+		rest := ln.text[v:]
+		if rest[0] == '[' || rest[0] == '{' || rest[0] == '"' || rest[0] == '\'' {
+			rest = rest[min(tokenEnd(rest), len(rest)):]
+		}
+		if bytes.Contains(rest, []byte(": ")) || bytes.HasSuffix(bytes.TrimRight(rest, " \t"), []byte(":")) {
+			return newYAMLParseError(data, "Nested mappings are not allowed in compact mappings", ln.start+v, ln.start+v+1)
+		}
 	}
 	for i := line - 2; i >= 0; i-- {
 		t := bytes.TrimSpace(lines[i].text)
@@ -659,6 +679,8 @@ func seqAmongKeys(lines []yamlLine, m int) int {
 		case ind < n:
 			return -1
 		case ind > n:
+			// The key's value is this more indented block.
+			open = false
 			continue
 		case isSeqEntry(t):
 			if !open {
@@ -925,4 +947,33 @@ func prevContent(lines []yamlLine, j int) int {
 // indentOf returns the number of spaces that start ln.
 func indentOf(ln []byte) int {
 	return len(ln) - len(bytes.TrimLeft(ln, " "))
+}
+
+// tokenEnd returns the length of the flow collection or quoted scalar
+// that starts t, a line, or len(t)+1 when it does not end on the line.
+func tokenEnd(t []byte) int {
+	if t[0] == '"' || t[0] == '\'' {
+		if c := closeQuote(t, 0); c >= 0 {
+			return c + 1
+		}
+		return len(t) + 1
+	}
+	depth := 0
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '"', '\'':
+			c := closeQuote(t, i)
+			if c < 0 {
+				return len(t) + 1
+			}
+			i = c
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(t) + 1
 }

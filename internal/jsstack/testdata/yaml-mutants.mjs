@@ -9,7 +9,8 @@
 //
 // Each row is [name, document, result], the name "<base>/<mutation>@<line>"
 // or "<base>/<mutation>@<line>.<column>" (from 1, where the mutation
-// applies), the result as in node-yaml.json: {"value": v}, encoded as
+// applies; the settings base also after a byte order mark, settings-bom,
+// the flows base also with CRLF line breaks, flows-crlf), the result as in node-yaml.json: {"value": v}, encoded as
 // there, or {"error": String(e), "name": e.name}.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -99,17 +100,32 @@ const enc = (v) => {
 const indentOf = (l) => l.length - l.trimStart().length;
 const rows = [];
 const seen = new Set();
+// The documents of a base may be written with CRLF line breaks or
+// after a byte order mark (variants below).
+let crlf = false;
+let bom = false;
 const add = (name, lines) => {
-  const doc = Array.isArray(lines) ? lines.join('\n') + '\n' : lines;
+  let doc = Array.isArray(lines) ? lines.join('\n') + '\n' : lines;
+  if (crlf) doc = doc.replace(/\n/g, '\r\n');
+  if (bom) doc = '\ufeff' + doc;
   if (seen.has(doc)) return;
   seen.add(doc);
   rows.push([name, doc]);
 };
 
-for (const [base, lines] of Object.entries(bases)) {
+const variants = [
+  ...Object.entries(bases).map(([base, lines]) => [base, lines, false, false]),
+  ['settings-bom', bases.settings, false, true],
+  ['flows-crlf', bases.flows, true, false],
+];
+for (const [base, lines, withCRLF, withBOM] of variants) {
+  crlf = withCRLF;
+  bom = withBOM;
   const text = lines.join('\n') + '\n';
   for (const l of lines) if (l.includes('\t')) throw new Error('a tab in a base document');
   try { parse(text); } catch (e) { throw new Error(base + ' is not valid: ' + e); }
+  // Mutations are made on the lines; a variant's line breaks and byte
+  // order mark are added to each document.
   const each = (kind, fn) => {
     lines.forEach((l, i) => {
       const out = fn(l, i);
