@@ -551,6 +551,8 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 				skipSpaces()
 				emptyValue = q
 			}
+		case c == '-' && yamlBlank(data, q+1) && item().start < 0 && !pairs[len(pairs)-1] && atLineStart(data, q) && blockSeqEnd(data, q, closers[len(closers)-1] == ']') > q:
+			return &openFlow{start: start, token: start, lexical: true, diagnostic: "Block collections are not allowed within flow collections", at: q, end: blockSeqEnd(data, q, closers[len(closers)-1] == ']')}, q
 		case c == '*':
 			token(q, false)
 			for q < len(data) && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
@@ -790,4 +792,38 @@ func blockScalarHeader(data []byte, q, end int) *openFlow {
 		}
 	}
 	return nil
+}
+
+// atLineStart reports whether only spaces and tabs stand before q on its
+// line.
+func atLineStart(data []byte, q int) bool {
+	for i := q - 1; i >= 0 && data[i] != '\n'; i-- {
+		if data[i] != ' ' && data[i] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// blockSeqEnd returns the end of the range over which the library refuses
+// a block sequence that starts at q, at the start of its line, as an item
+// of a flow collection: the flow indicator that ends it on its line
+// (spaces before it left out), or past the line (one caret) in a flow
+// sequence (inSeq). In a flow mapping a sequence that runs past its line
+// makes a key over lines instead: it returns -1.
+func blockSeqEnd(data []byte, q int, inSeq bool) int {
+	end := q
+	for end < len(data) && lineBreak(data, end) == 0 && bytes.IndexByte([]byte(",[]{}"), data[end]) < 0 {
+		end++
+	}
+	switch {
+	case end < len(data) && lineBreak(data, end) == 0:
+		for end > q && (data[end-1] == ' ' || data[end-1] == '\t') {
+			end--
+		}
+		return end
+	case inSeq:
+		return q + 1
+	}
+	return -1
 }

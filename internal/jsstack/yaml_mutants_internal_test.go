@@ -39,14 +39,6 @@ var mutantLeft = map[string]string{
 	"multiline/unclose@12.27":  "library reads it; twin: Missing closing \"quote (12.27)",
 	"settings-bom/colon-end@7": "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
 	"settings/colon-end@7":     "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
-	// Block collections are not allowed within flow collections (5).
-	// A '- ' or 'key:' line inside a flow collection over lines: yaml/v3
-	// reports a missing node on the line before.
-	"multiline/colon-end@3":   "library: Block collections are not allowed within flow collections (4.5); twin: line 2: did not find expected node content",
-	"multiline/colon-value@4": "library: Block collections are not allowed within flow collections (4.13); twin: line 2: did not find expected ',' or '}'",
-	"multiline/seq-item@5":    "library: Block collections are not allowed within flow collections (5.7); twin: line 4: did not find expected node content",
-	"multiline/seq-item@7":    "library: Block collections are not allowed within flow collections (7.5); twin: line 6: did not find expected node content",
-	"multiline/seq-item@8":    "library: Block collections are not allowed within flow collections (8.5); twin: line 7: did not find expected node content",
 	// Nested mappings are not allowed in compact mappings (5).
 	// A ':' added after a flow collection, an alias or a value on a
 	// continuation line: yaml/v3 reports it on another line or without one,
@@ -66,6 +58,11 @@ var mutantLeft = map[string]string{
 	"multiline/indent2@13":       "library: All mapping items must start at the same column (13.1); twin: Missing closing \"quote (13.17)",
 	"settings-bom/scalar-line@5": "library: All mapping items must start at the same column (5.1); twin: Implicit keys need to be on a single line (5.3)",
 	"settings/scalar-line@5":     "library: All mapping items must start at the same column (5.1); twin: Implicit keys need to be on a single line (5.3)",
+	// Block collections are not allowed within flow collections (2).
+	// A '- ' or 'key:' line inside a flow collection over lines: yaml/v3
+	// reports a missing node on the line before.
+	"multiline/colon-end@3":   "library: Block collections are not allowed within flow collections (4.5); twin: line 2: did not find expected node content",
+	"multiline/colon-value@4": "library: Block collections are not allowed within flow collections (4.13); twin: line 2: did not find expected ',' or '}'",
 	// Flow sequence in block collection must be sufficiently indented and end with a ] (2).
 	// A '[' opened before a block scalar indicator or a reserved character:
 	// yaml/v3 reports the character.

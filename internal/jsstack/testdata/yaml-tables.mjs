@@ -146,6 +146,8 @@ add('a: [@x]\n', 'a: [`x`]\n', 'a: [%x]\n', 'a: {b: >x}\n', 'a: [|]\n', 'a: %x\n
 // and after comment lines at the start.
 add('a:\n b: {x: 1,\n    y: 2}\n  c: 1\n', 'a:\n  b: [1,\n     2]\n   c: 1\n', 'a:\n  b: "x\n    y"\n   c: 1\n', '# c\n- x\na: 1\n', '# c\na: 1\n- x\nb: 2\n',
   'a:\n  b: [1,\n 2]\n  c: 1\n');
+// A block sequence inside a flow sequence.
+add('a: [\n  - x\n  ]\n', 'a: [b,\n  - x,\n  c]\n', '[- x]\n', 'a: {b: 1,\n  - x}\n');
 
 const rows = docs.map((d) => {
   try {
