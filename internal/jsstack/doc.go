@@ -131,10 +131,10 @@
 // block context requires (a tab does not indent), a comment right after a
 // quoted scalar, a flow indicator or a block scalar header. On
 // node-yaml-mutants.json the library refuses 763 documents; ParseYAML
-// refuses the same 763, locates 739 as the library does, 670 of them in
-// its words; yaml_mutants_internal_test.go lists the 24 others
-// (mutantLeft), and the 15 documents the library reads and yaml/v3
-// refuses.
+// refuses the same 763, locates 739 as the library does, 736 of them in
+// its words; yaml_mutants_internal_test.go lists the 24 others, the 3 in
+// other words and the 15 documents the library reads and yaml/v3 refuses
+// (mutantLeft).
 package jsstack
 
 //go:generate sh -c "cd testdata && \"$OUTFITTER_NODE\" node-tables.mjs && \"$OUTFITTER_NODE\" --no-warnings yaml-tables.mjs \"$OUTFITTER_UPSTREAM_CLI\" && \"$OUTFITTER_NODE\" --no-warnings yaml-mutants.mjs \"$OUTFITTER_UPSTREAM_CLI\""

@@ -236,7 +236,13 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 				if f := findOpenFlow(data); f != nil && f.start < at {
 					return f.error(data)
 				}
-				return newYAMLParseError(data, "Tabs are not allowed as indentation", at, at+1)
+				// Over the rest of the line's indentation, the lexer's
+				// token of white space.
+				end := at
+				for end < len(data) && (data[end] == ' ' || data[end] == '\t') {
+					end++
+				}
+				return newYAMLParseError(data, "Tabs are not allowed as indentation", at, end)
 			}
 			if i > line {
 				break
@@ -296,14 +302,7 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		i := misindented(block)
 		// A "- " line among the keys of the mapping named, before.
 		if j := seqAmongKeys(block, context); j >= 0 && (i < 0 || j < i) {
-			// At the top level right after a key's value on its line,
-			// the library reads the sequence as the start of a key over
-			// lines.
-			msg := "A block sequence may not be used as an implicit map key"
-			if p := prevContent(block, j); p >= 0 && indentOf(block[j].text) == 0 && indentOf(block[p].text) == 0 {
-				msg = "Implicit keys need to be on a single line"
-			}
-			return newYAMLParseError(data, msg, lines[j].start, lines[j].start+1)
+			return newYAMLParseError(data, seqAsKey(block, j), lines[j].start, lines[j].start+1)
 		}
 		// A key indented under a value that cannot go on (a quoted
 		// scalar, a flow collection or an alias), in the mapping named.
@@ -327,7 +326,7 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 			// A block sequence there is refused as a key first.
 			msg := "All mapping items must start at the same column"
 			if isSeqEntry(bytes.TrimLeft(lines[i].text, " ")) {
-				msg = "A block sequence may not be used as an implicit map key"
+				msg = seqAsKey(block, i)
 			}
 			return newYAMLParseError(data, msg, lines[i].start, lines[i].start+1)
 		}
@@ -976,4 +975,24 @@ func tokenEnd(t []byte) int {
 		}
 	}
 	return len(t) + 1
+}
+
+// seqAsKey returns the library's refusal of the block sequence that
+// starts lines[j] where a key belongs: at the top level after a key whose
+// value is a scalar or a flow collection (on its line, or a block scalar
+// below it), the library reads it as the start of a key over lines;
+// elsewhere it refuses a block sequence as a key.
+func seqAsKey(lines []yamlLine, j int) string {
+	if indentOf(lines[j].text) == 0 {
+		for p := j - 1; p >= 0; p-- {
+			if !contentLine(lines[p]) || indentOf(lines[p].text) > 0 {
+				continue
+			}
+			if valueStart(lines[p].text) >= 0 {
+				return "Implicit keys need to be on a single line"
+			}
+			break
+		}
+	}
+	return "A block sequence may not be used as an implicit map key"
 }

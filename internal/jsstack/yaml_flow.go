@@ -273,7 +273,9 @@ func scanBlock(data []byte, spans *[][2]int) *openFlow {
 					switch {
 					case bytes.ContainsAny(data[q:h], "123456789"):
 						msg = "Block scalar lines must not be less indented than their explicit indentation indicator"
-					case !content && p > next:
+					case !content && n > 0:
+						// The scalar's lines are trimmed by the indentation
+						// of its block context, more than the tab line's.
 						msg = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator"
 					case !content:
 						msg = "Block scalar values in collections must be indented"
