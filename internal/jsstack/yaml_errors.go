@@ -794,14 +794,7 @@ func keyAfterSequence(lines []yamlLine, m int) int {
 	if !isSeqEntry(t) {
 		return -1
 	}
-	parent := -1
-	for j := m - 1; j >= 0; j-- {
-		if contentLine(lines[j]) {
-			pt := bytes.TrimLeft(lines[j].text, " ")
-			parent = len(lines[j].text) - len(pt)
-			break
-		}
-	}
+	parent := indentBefore(lines, m)
 	if parent < 0 || parent >= n {
 		return -1
 	}
@@ -835,13 +828,7 @@ func entryMisaligned(lines []yamlLine, m int) int {
 	if !isSeqEntry(t) {
 		return -1
 	}
-	parent := -1
-	for j := m - 1; j >= 0; j-- {
-		if contentLine(lines[j]) {
-			parent = len(lines[j].text) - len(bytes.TrimLeft(lines[j].text, " "))
-			break
-		}
-	}
+	parent := indentBefore(lines, m)
 	content := keyIndent(lines[m].text)
 	for j := m + 1; j < len(lines); j++ {
 		if !contentLine(lines[j]) {
@@ -938,6 +925,17 @@ func prevContent(lines []yamlLine, j int) int {
 	for p := j - 1; p >= 0; p-- {
 		if contentLine(lines[p]) {
 			return p
+		}
+	}
+	return -1
+}
+
+// indentBefore returns the indentation of the last content line before
+// lines[m], or -1 when there is none.
+func indentBefore(lines []yamlLine, m int) int {
+	for j := m - 1; j >= 0; j-- {
+		if contentLine(lines[j]) {
+			return indentOf(lines[j].text)
 		}
 	}
 	return -1

@@ -3,6 +3,7 @@ package jsstack
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -105,39 +106,19 @@ var mutantLeft = map[string]string{
 // mutantLeft.
 func TestParseYAMLMatchesTheLibraryOnMutants(t *testing.T) {
 	t.Parallel()
-	type result struct {
-		Value json.RawMessage
-		Error string
-	}
 	raw := readTable[[3]json.RawMessage](t, "node-yaml-mutants.json", 1100)
-	fixed := map[string]bool{}
+	left := leftList{list: mutantLeft}
 	var located, worded, refused int
 	for _, r := range raw {
 		var name, doc string
-		var want result
+		var want libraryResult
 		for i, v := range []any{&name, &doc, &want} {
 			if err := json.Unmarshal(r[i], v); err != nil {
 				t.Fatal(err)
 			}
 		}
-		v, err := ParseYAML([]byte(doc))
-		var problem string
-		switch {
-		case want.Error == "" && err != nil:
-			problem = "refused: " + err.Error()
-		case want.Error == "":
-			got, _ := json.Marshal(encodeYAMLValue(v))
-			var w any
-			if err := json.Unmarshal(want.Value, &w); err != nil {
-				t.Fatal(err)
-			}
-			wb, _ := json.Marshal(w)
-			if string(got) != string(wb) {
-				problem = "value " + string(got) + ", library " + string(wb)
-			}
-		case err == nil:
-			problem = "accepted; library: " + want.Error
-		default:
+		problem, err := parseAsLibrary(t, doc, want)
+		if problem == "" && want.Error != "" {
 			refused++
 			var pe *YAMLParseError
 			m := libraryAt.FindStringSubmatch(want.Error)
@@ -160,19 +141,8 @@ func TestParseYAMLMatchesTheLibraryOnMutants(t *testing.T) {
 				problem = "error " + strings.SplitN(err.Error(), "\n", 2)[0] + "; library " + strings.SplitN(want.Error, "\n", 2)[0]
 			}
 		}
-		why, listed := mutantLeft[name]
-		switch {
-		case problem != "" && !listed:
-			t.Errorf("%s %q: %s", name, doc, problem)
-		case problem == "" && listed:
-			t.Errorf("%s is listed as left (%s) but matches the library: take it off", name, why)
-		}
-		fixed[name] = true
+		left.check(t, name, fmt.Sprintf("%s %q", name, doc), problem)
 	}
-	for name := range mutantLeft {
-		if !fixed[name] {
-			t.Errorf("%s is listed as left but is not in the table", name)
-		}
-	}
+	left.unseen(t)
 	t.Logf("%d documents, %d refused by the library: %d located as it does, %d of them in its words", len(raw), refused, located, worded)
 }

@@ -3,6 +3,7 @@ package jsstack
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -94,38 +95,20 @@ var yamlLeft = map[string]string{
 // (String(error)), but for the documents of yamlLeft.
 func TestParseYAMLMatchesTheLibrary(t *testing.T) {
 	t.Parallel()
-	type result struct {
-		Value json.RawMessage
-		Error string
-	}
 	raw := readTable[[2]json.RawMessage](t, "node-yaml.json", 510)
-	fixed := map[string]bool{}
+	left := leftList{list: yamlLeft}
 	for _, r := range raw {
 		var doc string
-		var want result
+		var want libraryResult
 		if err := json.Unmarshal(r[0], &doc); err != nil {
 			t.Fatal(err)
 		}
 		if err := json.Unmarshal(r[1], &want); err != nil {
 			t.Fatal(err)
 		}
-		v, err := ParseYAML([]byte(doc))
-		var problem string
+		problem, err := parseAsLibrary(t, doc, want)
 		switch {
-		case want.Error == "" && err != nil:
-			problem = "refused: " + err.Error()
-		case want.Error == "":
-			got, _ := json.Marshal(encodeYAMLValue(v))
-			var w any
-			if err := json.Unmarshal(want.Value, &w); err != nil {
-				t.Fatal(err)
-			}
-			wb, _ := json.Marshal(w)
-			if string(got) != string(wb) {
-				problem = "value " + string(got) + ", library " + string(wb)
-			}
-		case err == nil:
-			problem = "accepted; library: " + want.Error
+		case problem != "" || want.Error == "":
 		case err.Error() != want.Error:
 			problem = "error " + strings.SplitN(err.Error(), "\n", 2)[0] + "; library " + strings.SplitN(want.Error, "\n", 2)[0]
 			var pe *YAMLParseError
@@ -133,18 +116,75 @@ func TestParseYAMLMatchesTheLibrary(t *testing.T) {
 				problem = "located error\n" + err.Error() + "\nlibrary\n" + want.Error
 			}
 		}
-		why, listed := yamlLeft[doc]
-		switch {
-		case problem != "" && !listed:
-			t.Errorf("%q: %s", doc, problem)
-		case problem == "" && listed:
-			t.Errorf("%q is listed as left (%s) but matches the library: take it off", doc, why)
-		}
-		fixed[doc] = true
+		left.check(t, doc, fmt.Sprintf("%q", doc), problem)
 	}
-	for doc := range yamlLeft {
-		if !fixed[doc] {
-			t.Errorf("%q is listed as left but is not in the table", doc)
+	left.unseen(t)
+}
+
+// libraryResult is the yaml library's result for one document of a
+// table: its value as JSON, or its error as String(error).
+type libraryResult struct {
+	Value json.RawMessage
+	Error string
+}
+
+// parseAsLibrary parses doc with ParseYAML and returns what differs from
+// the library's result want in acceptance or value, and its error;
+// where both refuse doc the problem is "" and the caller compares the
+// errors.
+func parseAsLibrary(t *testing.T, doc string, want libraryResult) (problem string, err error) {
+	t.Helper()
+	v, err := ParseYAML([]byte(doc))
+	switch {
+	case want.Error == "" && err != nil:
+		return "refused: " + err.Error(), err
+	case want.Error == "":
+		got, _ := json.Marshal(encodeYAMLValue(v))
+		var w any
+		if err := json.Unmarshal(want.Value, &w); err != nil {
+			t.Fatal(err)
+		}
+		wb, _ := json.Marshal(w)
+		if string(got) != string(wb) {
+			return "value " + string(got) + ", library " + string(wb), nil
+		}
+	case err == nil:
+		return "accepted; library: " + want.Error, nil
+	}
+	return "", err
+}
+
+// leftList holds a table test to its list of documents left different
+// from the library: a difference must be listed, and a listed document
+// must be in the table and still differ.
+type leftList struct {
+	list map[string]string
+	seen map[string]bool
+}
+
+// check reports a problem of the document key, shown as label, unless it
+// is listed, and a listed document without one.
+func (l *leftList) check(t *testing.T, key, label, problem string) {
+	t.Helper()
+	why, listed := l.list[key]
+	switch {
+	case problem != "" && !listed:
+		t.Errorf("%s: %s", label, problem)
+	case problem == "" && listed:
+		t.Errorf("%s is listed as left (%s) but matches the library: take it off", label, why)
+	}
+	if l.seen == nil {
+		l.seen = map[string]bool{}
+	}
+	l.seen[key] = true
+}
+
+// unseen reports the listed documents the table does not hold.
+func (l *leftList) unseen(t *testing.T) {
+	t.Helper()
+	for key := range l.list {
+		if !l.seen[key] {
+			t.Errorf("%q is listed as left but is not in the table", key)
 		}
 	}
 }
