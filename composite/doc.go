@@ -118,6 +118,17 @@
 // inside the root are temporary by design and never synced: a power cut
 // may lose them, and the next run builds the composite again.
 //
+// A blank source that another live session's agent is using is not reset
+// (a deviation: upstream resets it). The agent writes its state through
+// the link, truncating the file and then writing it, and sim holds a
+// shared lock of each durable file a state link leads to while the agent
+// runs ([vfs.SharedLockFS]); the blank-source reset of [EnsureSource]
+// tries the exclusive lock of the file under the lock of its
+// replacements, and a file in use is left as it is, with a warning,
+// since a reset then would rename a new file over the one the agent is
+// writing and lose what it writes. On a file system without shared locks
+// the reset is upstream's.
+//
 // # Links in profile folders
 //
 // A profile-owned source (cli_specific/<agent>/<path>) is where the

@@ -43,6 +43,77 @@ func writeDefault(fsys FS, name string, data []byte, perm fs.FileMode, cond func
 	return err
 }
 
+// resetBlank writes a blank durable source's default content at name, as
+// [writeDefault] does on the condition [blank], unless the source is in
+// use: the agent of another live session holds a shared lock of the file
+// while it runs (sim takes it before the launch), and may be between its
+// truncation of the file and its write, when the file is blank for a
+// moment; a reset then would rename a new file over the one the agent is
+// writing, and its content would be lost. Under the lock that serializes
+// the replacements of name, with name still blank, the exclusive lock of
+// the file itself is tried: held by a shared holder, name is left as it
+// is and inUse is true; taken, name is read again (an agent may have
+// written it and gone between the first read and the lock) and replaced
+// while it is still blank, under the lock, which is released after. A
+// file system without shared locks ([vfs.SharedLockFS]) has no holder to
+// wait for: the reset is writeDefault's. Resets of one name never see
+// each other's exclusive lock: they are serialized by the replacement
+// lock, and a reset's lock is on the file it replaces.
+func resetBlank(fsys FS, name string, data []byte, perm fs.FileMode) (inUse bool, err error) {
+	if _, ok := fsys.(vfs.SharedLockFS); !ok {
+		return false, writeDefault(fsys, name, data, perm, blank)
+	}
+	if err := vfs.MkdirAllSynced(fsys, path.Dir(name), 0o755); err != nil {
+		return false, err
+	}
+	var held vfs.Unlocker
+	var lockErr error
+	release := func() {
+		if held != nil {
+			lockErr = errors.Join(lockErr, held.Unlock())
+			held = nil
+		}
+	}
+	// cond may be called again when name changed (see vfs.ReplaceFileIf):
+	// each call starts afresh.
+	cond := func(current []byte, exists bool) bool {
+		release()
+		inUse = false
+		if !blank(current, exists) {
+			return false
+		}
+		u, err := vfs.TryLock(fsys, name)
+		switch {
+		case errors.Is(err, vfs.ErrLocked):
+			inUse = true
+			return false
+		case errors.Is(err, errors.ErrUnsupported):
+			return true
+		case err != nil:
+			lockErr = errors.Join(lockErr, err)
+			return false
+		}
+		held = u
+		now, err := fsys.ReadFile(name)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			lockErr = errors.Join(lockErr, err)
+			release()
+			return false
+		}
+		if !blank(now, err == nil) {
+			release()
+			return false
+		}
+		return true
+	}
+	_, err = vfs.ReplaceFileIf(fsys, name, data, perm, cond)
+	release()
+	if err = errors.Join(err, lockErr); err != nil {
+		return false, err
+	}
+	return inUse, nil
+}
+
 // missing is the condition of a source created with its default
 // content: there is still nothing at its name.
 func missing(_ []byte, exists bool) bool { return !exists }

@@ -426,6 +426,13 @@ func initialContent(name string) (string, bool) {
 // (sp.Folder): a blank source that leads out of it is left as it is, and
 // the returned warning says so. Native and cache sources (no folder) are
 // reset as upstream resets them, through any link.
+//
+// A blank source in use by another live session (its agent holds the
+// shared in-use lock of the file, [vfs.SharedLockFS], which sim takes
+// while the agent runs) is left as it is too, with a warning: the agent
+// may be between its truncation of the file and its write, and a reset
+// would lose what it writes. Upstream resets it. On a file system
+// without shared locks the reset is upstream's.
 func EnsureSource(fsys FS, sp StatePath) (warning string, err error) {
 	return ensureSource(fsys, sp.SourcePath, sp.Directory, sp.Folder, sp.Seed, madeDirs{})
 }
@@ -520,11 +527,15 @@ func ensureSource(fsys FS, source string, directory bool, folder, seed string, m
 		return "", &WriteError{Step: "create source", Path: source, Err: err}
 	}
 	perm, err := existingPerm(fsys, real, 0o644)
+	inUse := false
 	if err == nil {
-		err = writeDefault(fsys, real, []byte(def), perm, blank)
+		inUse, err = resetBlank(fsys, real, []byte(def), perm)
 	}
 	if err != nil {
 		return "", &WriteError{Step: "create source", Path: source, Err: err}
+	}
+	if inUse {
+		return fmt.Sprintf("State source '%s' is blank but in use by another session; left as it is.", source), nil
 	}
 	return "", nil
 }

@@ -13,6 +13,11 @@
 // [Script] plays the ops of a scenario file, and an embedding program can
 // launch a real process. Clocks, random sources, prompters and assets are
 // injected through [Options]; nothing reads the process environment.
+// While the agent runs, the run holds a shared lock ([vfs.SharedLockFS])
+// of each durable file a state link of the composite leads to: another
+// session's blank-source reset ([composite.EnsureSource]) leaves a file
+// in use as it is, so it never replaces a file the agent is writing.
+// The locks are released when the agent exits, before the write-back.
 //
 // # Events, prompts and strict mode
 //

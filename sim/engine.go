@@ -429,10 +429,68 @@ func (x *execution) runAgent(ctx context.Context, agent Agent) error {
 	sess.refresh = x.refresh
 	sess.WatchPaths = x.run.Composite.WatchPaths()
 	sess.message = func(text string) { x.emit(EventMessage, text) }
+	release, err := x.lockSources()
+	if err != nil {
+		return err
+	}
 	r.Launched = true
 	exit, err := agent.Run(ctx, sess)
 	r.Exit = exit
+	if uerr := release(); uerr != nil && err == nil {
+		err = fmt.Errorf("release the in-use locks of the state sources: %w", uerr)
+	}
 	return err
+}
+
+// lockSources takes the in-use lock of each durable file that a state
+// path links into the composite: a shared lock of the file the link leads
+// to ([vfs.LockShared]), held while the agent runs, which the agent's
+// writes through the link (a truncation, then the content) happen under.
+// Another session's blank-source reset ([composite.EnsureSource]) tries
+// the exclusive lock of the file and leaves a file in use as it is: it
+// never renames a new file over one the agent is writing. The locks are
+// released when the agent has exited, before the write-back, whose
+// persist may reset a blank source itself. Directories, copies (a backend
+// without links) and links that lead to no regular file are not locked;
+// on a file system without shared locks nothing is, and the release does
+// nothing.
+func (x *execution) lockSources() (release func() error, err error) {
+	var held []vfs.Unlocker
+	release = func() error {
+		var err error
+		for _, u := range held {
+			err = errors.Join(err, u.Unlock())
+		}
+		held = nil
+		return err
+	}
+	if _, ok := x.fsys.(vfs.SharedLockFS); !ok {
+		return release, nil
+	}
+	for _, sp := range x.paths {
+		if sp.Strategy != composite.StrategySymlink || sp.Directory || sp.IsUnknown() || sp.SourcePath == "" {
+			continue
+		}
+		out, err := composite.StateOutput(x.r.Root, sp)
+		if err != nil {
+			continue // materialize refused it already
+		}
+		if mode, err := vfs.Lprobe(x.fsys, out); err != nil || mode&fs.ModeSymlink == 0 {
+			continue
+		}
+		if mode, err := vfs.Probe(x.fsys, out); err != nil || !mode.IsRegular() {
+			continue
+		}
+		u, err := vfs.LockShared(x.fsys, out)
+		if errors.Is(err, errors.ErrUnsupported) {
+			break
+		}
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("take the in-use lock of state source '%s': %w", sp.SourcePath, err), release())
+		}
+		held = append(held, u)
+	}
+	return release, nil
 }
 
 // handleChanges detects what the agent changed in the composite,

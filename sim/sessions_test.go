@@ -66,8 +66,15 @@ func TestConcurrentSessionsHelper(t *testing.T) {
 	if r.Err != nil {
 		t.Fatalf("session %d: %v", i, r.Err)
 	}
-	if len(r.Warnings) > 0 {
-		t.Fatalf("session %d: warnings %q", i, r.Warnings)
+	// A session that starts while another's agent is between its
+	// truncation of a durable file and its write finds the file blank
+	// and in use: it leaves it as it is and says so. Any other warning
+	// is a failure.
+	warnings := slices.DeleteFunc(slices.Clone(r.Warnings), func(w string) bool {
+		return strings.HasSuffix(w, "' is blank but in use by another session; left as it is.")
+	})
+	if len(warnings) > 0 {
+		t.Fatalf("session %d: warnings %q", i, warnings)
 	}
 	fmt.Println("ok")
 }

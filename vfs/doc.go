@@ -111,7 +111,11 @@
 // never leaves a stale lock. [LockFile] is the lock of a durable file
 // that several sessions read, change and replace: its lock file
 // ([LockName]) sits beside the file, since [ReplaceFile] renames a new
-// file over the old one, and exists only while it is held. [MemFS] keeps
+// file over the old one, and exists only while it is held. A
+// [SharedLockFS] also takes shared locks (LOCK_SH): many holders at once,
+// which an exclusive lock excludes and waits for; a session's agent holds
+// them on the durable files it writes in place, so that another session
+// can tell a file in use. [MemFS] keeps
 // its locks in memory with the same semantics, so a simulation of several
 // sessions on one machine exercises the same exclusion.
 package vfs

@@ -63,6 +63,50 @@ func TryLock(fsys FS, name string) (Unlocker, error) {
 	return nil, unsupported("flock", name)
 }
 
+// A SharedLockFS is a [LockFS] that can also take shared locks, with the
+// semantics of flock(2) and LOCK_SH: any number of holders may share the
+// lock of a file, and while one does, an exclusive Lock of the file waits
+// and a TryLock fails with [ErrLocked]; a shared lock in turn waits while
+// an exclusive holder has the file. The rest is [LockFS]'s: a lock
+// belongs to its [Unlocker], follows links, creates a missing name,
+// locks the file the name names when it returns (after a wait it looks
+// the name up again) and is released by Unlock or, on the OS backend, by
+// the end of the process. A holder never converts its lock: a shared
+// holder that asks for the exclusive lock of the same file waits for
+// itself, as with flock(2) through two descriptors.
+type SharedLockFS interface {
+	LockFS
+	// LockShared takes a shared lock of the named file or directory,
+	// waiting while an exclusive holder has it. If there is an error, it
+	// is of type *fs.PathError.
+	LockShared(name string) (Unlocker, error)
+	// TryLockShared is LockShared that never waits: an exclusive lock
+	// held by another holder fails with an *fs.PathError wrapping
+	// [ErrLocked].
+	TryLockShared(name string) (Unlocker, error)
+}
+
+// LockShared takes a shared lock of name through [SharedLockFS], waiting
+// while an exclusive holder has it, or returns an error wrapping
+// errors.ErrUnsupported.
+func LockShared(fsys FS, name string) (Unlocker, error) {
+	if l, ok := fsys.(SharedLockFS); ok {
+		return l.LockShared(name)
+	}
+	return nil, unsupported("flock", name)
+}
+
+// TryLockShared takes a shared lock of name through [SharedLockFS]
+// without waiting (an exclusive lock held by another holder gives an
+// error wrapping [ErrLocked]), or returns an error wrapping
+// errors.ErrUnsupported.
+func TryLockShared(fsys FS, name string) (Unlocker, error) {
+	if l, ok := fsys.(SharedLockFS); ok {
+		return l.TryLockShared(name)
+	}
+	return nil, unsupported("flock", name)
+}
+
 // LockName returns the name of the lock file that guards the file name:
 // ".<base>.lock" in name's directory, where base is name's last element.
 // The lock is not the file itself, because the atomic replacement of a

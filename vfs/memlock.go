@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-var _ LockFS = (*MemFS)(nil)
+var _ SharedLockFS = (*MemFS)(nil)
 
 // Lock takes the exclusive advisory lock of the named file or directory,
 // waiting while another holder has it; see [LockFS]. A missing name is
@@ -14,13 +14,23 @@ var _ LockFS = (*MemFS)(nil)
 // it follows the file through a rename, and a file created at the name
 // after a removal is another file with a lock of its own. Locks belong to
 // m alone: a [MemFS.Clone] starts with none.
-func (m *MemFS) Lock(name string) (Unlocker, error) { return m.lock(name, true) }
+func (m *MemFS) Lock(name string) (Unlocker, error) { return m.lock(name, false, true) }
 
 // TryLock is [MemFS.Lock] without waiting: a held lock fails with an
 // *fs.PathError wrapping [ErrLocked].
-func (m *MemFS) TryLock(name string) (Unlocker, error) { return m.lock(name, false) }
+func (m *MemFS) TryLock(name string) (Unlocker, error) { return m.lock(name, false, false) }
 
-func (m *MemFS) lock(name string, wait bool) (Unlocker, error) {
+// LockShared takes a shared advisory lock of the named file or directory,
+// waiting while an exclusive holder has it; see [SharedLockFS]. It is
+// [MemFS.Lock] otherwise: it creates a missing name, and its lock belongs
+// to the file.
+func (m *MemFS) LockShared(name string) (Unlocker, error) { return m.lock(name, true, true) }
+
+// TryLockShared is [MemFS.LockShared] without waiting: an exclusive lock
+// held fails with an *fs.PathError wrapping [ErrLocked].
+func (m *MemFS) TryLockShared(name string) (Unlocker, error) { return m.lock(name, true, false) }
+
+func (m *MemFS) lock(name string, shared, wait bool) (Unlocker, error) {
 	for {
 		m.mu.Lock()
 		n, _, err := m.openLocked("open", name, os.O_RDONLY|os.O_CREATE, 0o600)
@@ -28,9 +38,9 @@ func (m *MemFS) lock(name string, wait bool) (Unlocker, error) {
 			m.mu.Unlock()
 			return nil, err
 		}
-		held := m.heldLock(n.ino)
+		held := m.heldLock(n.ino, shared)
 		if held == nil {
-			l := &memLock{m: m, ino: n.ino, name: name}
+			l := &memLock{m: m, ino: n.ino, name: name, shared: shared}
 			m.locks = append(m.locks, l)
 			m.mu.Unlock()
 			return l, nil
@@ -49,23 +59,26 @@ func (m *MemFS) lock(name string, wait bool) (Unlocker, error) {
 	}
 }
 
-// heldLock returns the lock held on inode ino, or nil; the caller holds
-// m.mu.
-func (m *MemFS) heldLock(ino uint64) *memLock {
+// heldLock returns a lock held on inode ino that excludes a new one
+// (shared or not), or nil; the caller holds m.mu. Shared locks exclude
+// only exclusive ones.
+func (m *MemFS) heldLock(ino uint64, shared bool) *memLock {
 	for _, l := range m.locks {
-		if l.ino == ino {
+		if l.ino == ino && !(shared && l.shared) {
 			return l
 		}
 	}
 	return nil
 }
 
-// memLock is a lock held on a MemFS inode. released is made by the first
-// Lock that waits for it, and closed when it is released.
+// memLock is a lock held on a MemFS inode, shared or exclusive. released
+// is made by the first Lock that waits for it, and closed when it is
+// released.
 type memLock struct {
 	m        *MemFS
 	ino      uint64
 	name     string
+	shared   bool
 	done     bool
 	released chan struct{}
 }

@@ -8,10 +8,14 @@ import (
 	"syscall"
 )
 
-// flock takes the exclusive flock of an open file, waiting for it when
-// wait is set; a held lock without wait gives EWOULDBLOCK.
-func flock(f *os.File, wait bool) error {
+// flock takes the flock of an open file, shared (LOCK_SH) or exclusive
+// (LOCK_EX), waiting for it when wait is set; a lock held that excludes
+// it gives EWOULDBLOCK without wait.
+func flock(f *os.File, shared, wait bool) error {
 	how := syscall.LOCK_EX
+	if shared {
+		how = syscall.LOCK_SH
+	}
 	if !wait {
 		how |= syscall.LOCK_NB
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
-var _ vfs.LockFS = (*FS)(nil)
+var _ vfs.SharedLockFS = (*FS)(nil)
 
 // Lock takes the exclusive advisory lock of the named file or directory
 // with flock(2) (LOCK_EX), waiting while another holder has it; see
@@ -18,13 +18,25 @@ var _ vfs.LockFS = (*FS)(nil)
 // releases it when the process ends, so no lock outlives its holder.
 // After it has the lock, Lock checks that the name still names the file it
 // locked, and starts again when it does not.
-func (f *FS) Lock(name string) (vfs.Unlocker, error) { return f.lock(name, true) }
+func (f *FS) Lock(name string) (vfs.Unlocker, error) { return f.lock(name, false, true) }
 
 // TryLock is [FS.Lock] without waiting (LOCK_NB): a held lock fails with
 // an *fs.PathError wrapping [vfs.ErrLocked].
-func (f *FS) TryLock(name string) (vfs.Unlocker, error) { return f.lock(name, false) }
+func (f *FS) TryLock(name string) (vfs.Unlocker, error) { return f.lock(name, false, false) }
 
-func (f *FS) lock(name string, wait bool) (vfs.Unlocker, error) {
+// LockShared takes a shared advisory lock of the named file or directory
+// with flock(2) (LOCK_SH), waiting while an exclusive holder has it; see
+// [vfs.SharedLockFS]. It is [FS.Lock] otherwise: a missing name is
+// created, the lock is held by an open descriptor, and a name replaced
+// while it waited is locked again.
+func (f *FS) LockShared(name string) (vfs.Unlocker, error) { return f.lock(name, true, true) }
+
+// TryLockShared is [FS.LockShared] without waiting (LOCK_NB): an
+// exclusive lock held fails with an *fs.PathError wrapping
+// [vfs.ErrLocked].
+func (f *FS) TryLockShared(name string) (vfs.Unlocker, error) { return f.lock(name, true, false) }
+
+func (f *FS) lock(name string, shared, wait bool) (vfs.Unlocker, error) {
 	for {
 		fl, err := f.OpenFile(name, os.O_RDONLY|os.O_CREATE, 0o600)
 		if errors.Is(err, vfs.ErrIsDir) {
@@ -34,7 +46,7 @@ func (f *FS) lock(name string, wait bool) (vfs.Unlocker, error) {
 			return nil, err
 		}
 		osf := fl.(*file).f
-		if err := flock(osf, wait); err != nil {
+		if err := flock(osf, shared, wait); err != nil {
 			osf.Close()
 			return nil, pathErr("flock", name, err)
 		}

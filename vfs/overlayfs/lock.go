@@ -9,13 +9,20 @@ import (
 	"github.com/outfitter-go/vfsim/vfs"
 )
 
-var _ vfs.LockFS = (*FS)(nil)
+var _ vfs.SharedLockFS = (*FS)(nil)
 
-// locks is the overlay's table of advisory locks: by canonical name, a
-// channel closed when the lock is released.
+// locks is the overlay's table of advisory locks, by canonical name.
 type locks struct {
 	mu   sync.Mutex
-	held map[string]chan struct{}
+	held map[string]*heldLock
+}
+
+// heldLock is the lock of one name: exclusive, or shared by shared
+// holders; released is closed when the last holder releases it.
+type heldLock struct {
+	released  chan struct{}
+	exclusive bool
+	shared    int
 }
 
 // Lock takes the exclusive advisory lock of the named file or directory,
@@ -26,13 +33,22 @@ type locks struct {
 // has once links are resolved: they exclude the other Locks of this
 // overlay, and nothing of the lower layer is ever locked. A file renamed
 // while it is locked leaves its lock on its old name.
-func (f *FS) Lock(name string) (vfs.Unlocker, error) { return f.lock(name, true) }
+func (f *FS) Lock(name string) (vfs.Unlocker, error) { return f.lock(name, false, true) }
 
 // TryLock is [FS.Lock] without waiting: a held lock fails with an
 // *fs.PathError wrapping [vfs.ErrLocked].
-func (f *FS) TryLock(name string) (vfs.Unlocker, error) { return f.lock(name, false) }
+func (f *FS) TryLock(name string) (vfs.Unlocker, error) { return f.lock(name, false, false) }
 
-func (f *FS) lock(name string, wait bool) (vfs.Unlocker, error) {
+// LockShared takes a shared advisory lock of the named file or directory,
+// waiting while an exclusive holder has it; see [vfs.SharedLockFS]. It is
+// [FS.Lock] otherwise, in the same table.
+func (f *FS) LockShared(name string) (vfs.Unlocker, error) { return f.lock(name, true, true) }
+
+// TryLockShared is [FS.LockShared] without waiting: an exclusive lock
+// held fails with an *fs.PathError wrapping [vfs.ErrLocked].
+func (f *FS) TryLockShared(name string) (vfs.Unlocker, error) { return f.lock(name, true, false) }
+
+func (f *FS) lock(name string, shared, wait bool) (vfs.Unlocker, error) {
 	for {
 		f.locks.mu.Lock()
 		canon, err := f.lockTarget(name)
@@ -43,17 +59,23 @@ func (f *FS) lock(name string, wait bool) (vfs.Unlocker, error) {
 		held, ok := f.locks.held[canon]
 		if !ok {
 			if f.locks.held == nil {
-				f.locks.held = map[string]chan struct{}{}
+				f.locks.held = map[string]*heldLock{}
 			}
-			f.locks.held[canon] = make(chan struct{})
+			held = &heldLock{released: make(chan struct{}), exclusive: !shared}
+			f.locks.held[canon] = held
+		}
+		if !ok || shared && !held.exclusive {
+			if shared {
+				held.shared++
+			}
 			f.locks.mu.Unlock()
-			return &lock{l: &f.locks, canon: canon, name: name}, nil
+			return &lock{l: &f.locks, canon: canon, name: name, shared: shared}, nil
 		}
 		f.locks.mu.Unlock()
 		if !wait {
 			return nil, &fs.PathError{Op: "flock", Path: name, Err: vfs.ErrLocked}
 		}
-		<-held
+		<-held.released
 	}
 }
 
@@ -79,10 +101,11 @@ func (f *FS) lockTarget(name string) (string, error) {
 
 // lock is a lock held in an overlay's table.
 type lock struct {
-	l     *locks
-	canon string
-	name  string
-	done  bool
+	l      *locks
+	canon  string
+	name   string
+	shared bool
+	done   bool
 }
 
 func (k *lock) Unlock() error {
@@ -92,7 +115,14 @@ func (k *lock) Unlock() error {
 		return &fs.PathError{Op: "flock", Path: k.name, Err: fs.ErrClosed}
 	}
 	k.done = true
-	close(k.l.held[k.canon])
+	held := k.l.held[k.canon]
+	if k.shared {
+		held.shared--
+		if held.shared > 0 {
+			return nil
+		}
+	}
+	close(held.released)
 	delete(k.l.held, k.canon)
 	return nil
 }

@@ -19,6 +19,17 @@ func lockFS(t *testing.T, fsys vfs.ReadWriteFS) vfs.LockFS {
 	return l
 }
 
+// sharedLockFS returns fsys as a vfs.SharedLockFS, or skips the check
+// saying why.
+func sharedLockFS(t *testing.T, fsys vfs.ReadWriteFS) vfs.SharedLockFS {
+	t.Helper()
+	l, ok := fsys.(vfs.SharedLockFS)
+	if !ok {
+		t.Skipf("%T has no vfs.SharedLockFS: the shared lock checks do not apply", fsys)
+	}
+	return l
+}
+
 // lockChecks are the checks of advisory locks (vfs.LockFS), with flock's
 // semantics; a file system without the capability skips them.
 func lockChecks() []check {
@@ -122,6 +133,65 @@ func lockChecks() []check {
 			Must(t, "Unlock", u.Unlock())
 			wantEntries(t, fsys, "/d", "f")
 			WantText(t, fsys, "/d/f", "F")
+		}},
+		{name: "lock.shared", why: "shared locks of a file admit each other and exclude the exclusive lock, through any link, until the last is released", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			l := sharedLockFS(t, fsys)
+			build(t, fsys, Tree{"d/f": File("F"), "d/lf": Link("f")})
+			a, err := l.LockShared("/d/f")
+			Must(t, "LockShared", err)
+			b, err := l.TryLockShared("/d/lf")
+			Must(t, "TryLockShared beside a shared holder", err)
+			for _, name := range []string{"/d/f", "/d/lf"} {
+				_, err := l.TryLock(name)
+				wantPathErr(t, "TryLock of a shared lock by "+name, err, vfs.ErrLocked, name)
+			}
+			Must(t, "Unlock of the first shared holder", a.Unlock())
+			_, err = l.TryLock("/d/f")
+			wantPathErr(t, "TryLock while one shared holder is left", err, vfs.ErrLocked, "/d/f")
+			Must(t, "Unlock of the last shared holder", b.Unlock())
+			if err := b.Unlock(); err == nil || !errors.Is(err, fs.ErrClosed) {
+				t.Errorf("second Unlock: %v, want an error wrapping fs.ErrClosed", err)
+			}
+			x, err := l.TryLock("/d/lf")
+			Must(t, "TryLock after the shared holders left", err)
+			_, err = l.TryLockShared("/d/f")
+			wantPathErr(t, "TryLockShared of an exclusive lock", err, vfs.ErrLocked, "/d/f")
+			Must(t, "Unlock", x.Unlock())
+			WantText(t, fsys, "/d/f", "F")
+			c, err := l.LockShared("/d/l")
+			Must(t, "LockShared of a missing name", err)
+			WantText(t, fsys, "/d/l", "")
+			Must(t, "Unlock", c.Unlock())
+		}},
+		{name: "lock.shared_waits", why: "LockShared waits for the exclusive holder, and Lock for the shared ones", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			l := sharedLockFS(t, fsys)
+			build(t, fsys, Tree{"d/f": File("F")})
+			wait := func(take func(string) (vfs.Unlocker, error), released *atomic.Bool, got chan<- error) {
+				w, err := take("/d/f")
+				if err == nil {
+					if !released.Load() {
+						err = errors.New("the waiting lock returned while the holder held its lock")
+					}
+					err = errors.Join(err, w.Unlock())
+				}
+				got <- err
+			}
+			x, err := l.Lock("/d/f")
+			Must(t, "Lock", err)
+			var released atomic.Bool
+			got := make(chan error)
+			go wait(l.LockShared, &released, got)
+			released.Store(true)
+			Must(t, "Unlock", x.Unlock())
+			Must(t, "waiting LockShared", <-got)
+
+			s, err := l.LockShared("/d/f")
+			Must(t, "LockShared", err)
+			released.Store(false)
+			go wait(l.Lock, &released, got)
+			released.Store(true)
+			Must(t, "Unlock", s.Unlock())
+			Must(t, "waiting Lock", <-got)
 		}},
 	}
 }
