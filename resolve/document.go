@@ -40,11 +40,13 @@ func (e *DocumentSizeError) Error() string {
 // [*DocumentSizeError].
 func ReadDocument(fsys vfs.FS, name string) ([]byte, error) {
 	if m, ok := fsys.(*vfs.MemFS); ok {
-		// In memory the size cannot change between the stat and the read.
-		if fi, err := m.Stat(name); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxDocumentBytes {
-			return nil, &DocumentSizeError{File: name, Size: fi.Size(), Limit: MaxDocumentBytes}
+		// In memory the size checked is the size of the data read: one
+		// walk of the name, no file information and no stat error made.
+		data, size, err := m.ReadFileAtMost(name, MaxDocumentBytes)
+		if err == nil && size > MaxDocumentBytes {
+			return nil, &DocumentSizeError{File: name, Size: size, Limit: MaxDocumentBytes}
 		}
-		return m.ReadFile(name)
+		return data, err
 	}
 	f, err := fsys.Open(name)
 	if err != nil {

@@ -86,3 +86,21 @@ func TestDocumentSizeCheckedBeforeReading(t *testing.T) {
 		})
 	}
 }
+
+// TestReadDocumentMemFSWalksOnce checks that ReadDocument on a MemFS
+// walks the name once: a missing document costs the read's error alone,
+// not a stat's error too.
+func TestReadDocumentMemFSWalksOnce(t *testing.T) {
+	m := vfs.NewMemFS(vfs.MemOptions{})
+	if err := m.MkdirAll("/home", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := resolve.ReadDocument(m, "/home/settings.yaml"); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("ReadDocument of a missing file: %v", err)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("ReadDocument of a missing file on a MemFS: %v allocations, want 1 (the read's error)", allocs)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -185,14 +186,7 @@ func realPath(fsys vfs.FS, name string) (string, error) {
 // name from a synced repository cannot move a terminal's cursor, ring its
 // bell or rewrite the line it appears on.
 func Quote(s string) string {
-	clean := true
-	for _, r := range s {
-		if isControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if !hasControl(s, false) {
 		return s
 	}
 	var b strings.Builder
@@ -213,7 +207,7 @@ func Quote(s string) string {
 // QuoteText is [Quote] for a message of several lines (a tool's output,
 // say): each line is quoted, the newlines and tabs between them kept.
 func QuoteText(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && r != '\t' && isControl(r) }) {
+	if !hasControl(s, true) {
 		return s
 	}
 	lines := strings.Split(s, "\n")
@@ -225,6 +219,32 @@ func QuoteText(s string) string {
 		lines[i] = strings.Join(parts, "\t")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// hasControl reports whether s holds a control character or an invalid
+// byte (isControl), newlines and tabs left out when text is set. Printable
+// ASCII, most of a message, is told byte by byte without decoding.
+func hasControl(s string, text bool) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7F {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			if text && (c == '\n' || c == '\t') {
+				i++
+				continue
+			}
+			return true
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if isControl(r) {
+			return true
+		}
+		i += size
+	}
+	return false
 }
 
 // isControl reports whether r is a control character or an invalid byte.

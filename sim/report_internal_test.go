@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 
@@ -98,4 +99,28 @@ func tokenizeValue(v any, tok report.Tokens) any {
 		return out
 	}
 	return v
+}
+
+// countedError counts the calls of its Error method.
+type countedError struct{ calls *int }
+
+func (e countedError) Error() string { *e.calls++; return "failed at /composite/x" }
+
+// TestOutcomeFormatsTheErrorOnce checks that a failed run's error is
+// formatted once for its report and the outcome expectations compare,
+// and that the outcome's error reads as tokenized gives it.
+func TestOutcomeFormatsTheErrorOnce(t *testing.T) {
+	t.Parallel()
+	calls := 0
+	r := &Result{Root: "/composite", Err: countedError{&calls}}
+	o := outcomeOf(r, ReportOf(r), false)
+	if calls != 1 {
+		t.Errorf("the run's error was formatted %d times, want 1", calls)
+	}
+	if got, want := o.Err.Error(), tokenized(r).Error(); got != want {
+		t.Errorf("outcome error %q, tokenized %q", got, want)
+	}
+	if !errors.Is(o.Err, r.Err) {
+		t.Errorf("outcome error %v does not wrap the run's", o.Err)
+	}
 }

@@ -210,7 +210,16 @@ func durable(pristine *vfs.MemFS, target FS) (vfs.Delta, error) {
 // outcomeOf is the view of a run that expectations compare; the summary's
 // plain value is built only when an expectation looks at it.
 func outcomeOf(r *Result, rr RunReport, summary bool) fixtures.Outcome {
-	o := fixtures.Outcome{ProfileID: r.ProfileID, AgentID: r.AgentID, ExitCode: r.ExitCode, Warnings: rr.Warnings, Messages: rr.Messages, Err: tokenized(r)}
+	o := fixtures.Outcome{ProfileID: r.ProfileID, AgentID: r.AgentID, ExitCode: r.ExitCode, Warnings: rr.Warnings, Messages: rr.Messages}
+	switch {
+	case r.Err == nil:
+	case rr.Error != nil:
+		// The report's error is the run's, tokenized as tokenized does:
+		// formatted once for both.
+		o.Err = tokenError{err: r.Err, text: *rr.Error}
+	default:
+		o.Err = tokenized(r)
+	}
 	if summary && rr.Summary != nil {
 		o.Summary = rr.Summary.value()
 	}

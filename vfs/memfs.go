@@ -766,6 +766,29 @@ func (m *MemFS) ReadFile(name string) ([]byte, error) {
 	return slices.Clone(n.data), nil
 }
 
+// ReadFileAtMost is [MemFS.ReadFile] of a file that may be too large to
+// read: when the named file, links followed, is a regular file of more
+// than limit bytes, it returns no data, the file's size and a nil error;
+// else what ReadFile returns and the length of the data. The name is
+// walked once, under one hold of the lock, so the size checked is the size
+// of the data read.
+func (m *MemFS) ReadFileAtMost(name string, limit int64) ([]byte, int64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	n, err := m.lookup("open", name, walkFollow)
+	if err != nil {
+		return nil, 0, err
+	}
+	if n.isDir() {
+		return nil, 0, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+	}
+	size := int64(len(n.data))
+	if size > limit {
+		return nil, size, nil
+	}
+	return slices.Clone(n.data), size, nil
+}
+
 // ReadDir lists the named directory, following links, sorted by name.
 func (m *MemFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	m.mu.RLock()
