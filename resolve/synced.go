@@ -20,9 +20,18 @@ func SyncedCheckout(home, name string) string {
 	if home == "" || !path.IsAbs(name) {
 		return ""
 	}
-	cache := vfs.Join(home, ".outfitter", "cache")
-	rel, ok := strings.CutPrefix(path.Clean(name), cache+"/")
+	// The checkout's name is the start of the clean name: nothing is
+	// built, and a clean name costs no allocation.
+	name = path.Clean(name)
+	home = path.Clean(home)
+	if home == "/" {
+		home = ""
+	}
+	rel, ok := strings.CutPrefix(name, home)
 	if !ok {
+		return ""
+	}
+	if rel, ok = strings.CutPrefix(rel, "/.outfitter/cache/"); !ok {
 		return ""
 	}
 	kind, rest, _ := strings.Cut(rel, "/")
@@ -33,7 +42,7 @@ func SyncedCheckout(home, name string) string {
 	if key == "" || key == "." || key == ".." {
 		return ""
 	}
-	return vfs.Join(cache, kind, key)
+	return name[:len(name)-len(rest)+len(key)]
 }
 
 // SyncedState returns where the agent's writes to name, a path in a

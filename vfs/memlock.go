@@ -40,7 +40,11 @@ func (m *MemFS) lock(name string, shared, wait bool) (Unlocker, error) {
 		}
 		held := m.heldLock(n.ino, shared)
 		if held == nil {
-			l := &memLock{m: m, ino: n.ino, name: name, shared: shared}
+			l := m.newLock()
+			*l = memLock{m: m, ino: n.ino, name: name, shared: shared}
+			if m.locks == nil {
+				m.locks = m.lockArr[:0]
+			}
 			m.locks = append(m.locks, l)
 			m.mu.Unlock()
 			return l, nil
@@ -57,6 +61,18 @@ func (m *MemFS) lock(name string, shared, wait bool) (Unlocker, error) {
 		// Released: look the name up again, it may name another file now.
 		<-released
 	}
+}
+
+// newLock returns a lock not yet used, made with a few others in one
+// allocation: a run takes several. A lock is never reused, so that an
+// Unlock of a released lock still fails. The caller holds m.mu.
+func (m *MemFS) newLock() *memLock {
+	if len(m.lockSlab) == 0 {
+		m.lockSlab = make([]memLock, 4)
+	}
+	l := &m.lockSlab[0]
+	m.lockSlab = m.lockSlab[1:]
+	return l
 }
 
 // heldLock returns a lock held on inode ino that excludes a new one
