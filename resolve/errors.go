@@ -33,17 +33,51 @@ func (i *Issue) Path() string {
 }
 
 // Error returns "<path> <message>".
-func (i *Issue) Error() string { return Quote(i.Path()) + " " + QuoteText(i.Message) }
+func (i *Issue) Error() string { return issuesText([]*Issue{i}) }
+
+// writeTo writes Error's text to b. A clean file and pointer are written
+// as they are, without the joined path: both clean, their join is clean
+// and Quote returns it unchanged.
+func (i *Issue) writeTo(b *strings.Builder) {
+	if hasControl(i.File, false) || hasControl(i.Pointer, false) {
+		b.WriteString(Quote(i.Path()))
+	} else {
+		b.WriteString(i.File)
+		if i.File != "" && i.Pointer != "" {
+			b.WriteByte('#')
+		}
+		b.WriteString(i.Pointer)
+	}
+	b.WriteByte(' ')
+	b.WriteString(QuoteText(i.Message))
+}
 
 // Unwrap returns the typed condition, if any.
 func (i *Issue) Unwrap() error { return i.Err }
 
-func joinIssues(issues []*Issue) string {
-	parts := make([]string, len(issues))
-	for n, i := range issues {
-		parts[n] = i.Error()
+// issuesText returns the head's parts then the issues' texts joined by
+// "; ", built in one string: an error's message is made each time it is
+// shown, and so costs one allocation when nothing needs quoting.
+func issuesText(issues []*Issue, head ...string) string {
+	n := 0
+	for _, h := range head {
+		n += len(h)
 	}
-	return strings.Join(parts, "; ")
+	for _, i := range issues {
+		n += len(i.File) + len(i.Pointer) + len(i.Message) + 4
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, h := range head {
+		b.WriteString(h)
+	}
+	for k, i := range issues {
+		if k > 0 {
+			b.WriteString("; ")
+		}
+		i.writeTo(&b)
+	}
+	return b.String()
 }
 
 func issueErrors(issues []*Issue) []error {
@@ -61,7 +95,7 @@ type SettingsError struct {
 }
 
 func (e *SettingsError) Error() string {
-	return "Cannot run with invalid settings: " + joinIssues(e.Issues)
+	return issuesText(e.Issues, "Cannot run with invalid settings: ")
 }
 
 // Unwrap returns the issues.
@@ -73,7 +107,7 @@ type ProfilesError struct {
 }
 
 func (e *ProfilesError) Error() string {
-	return "Cannot run with invalid profiles: " + joinIssues(e.Issues)
+	return issuesText(e.Issues, "Cannot run with invalid profiles: ")
 }
 
 // Unwrap returns the issues.
@@ -87,7 +121,7 @@ type ResolveError struct {
 }
 
 func (e *ResolveError) Error() string {
-	return fmt.Sprintf("Cannot resolve profile '%s': %s", e.ID, joinIssues(e.Issues))
+	return issuesText(e.Issues, "Cannot resolve profile '", e.ID, "': ")
 }
 
 // Unwrap returns the issues.
