@@ -318,8 +318,28 @@ func (m *MemFS) walkResolve(name string, flags int) (walkResult, error) {
 // pass meets anything else: walkResolve then resolves the name from the
 // start. It allocates nothing.
 func (m *MemFS) walkPlain(name string, flags int) (res walkResult, err error, ok bool) {
+	for hops := 0; hops <= plainHops; hops++ {
+		var next string
+		res, err, ok, next = m.walkPlainOnce(name, flags)
+		if next == "" {
+			return res, err, ok
+		}
+		name = next
+	}
+	return walkResult{}, nil, false
+}
+
+// plainHops is how many final links to absolute names walkPlain follows
+// before it leaves the name to walkResolve (which ends a loop with ELOOP).
+const plainHops = 8
+
+// walkPlainOnce is one pass of walkPlain. When the final component is a
+// link to follow whose target is absolute, it returns the target as next:
+// [Resolve] goes on with that name from the root, as a new pass does (the
+// link's own parent and chain are dropped for the target's).
+func (m *MemFS) walkPlainOnce(name string, flags int) (res walkResult, err error, ok bool, next string) {
 	if len(name) < 2 || name[0] != '/' || name[len(name)-1] == '/' {
-		return walkResult{}, nil, false
+		return walkResult{}, nil, false, ""
 	}
 	cur := m.root
 	for start := 1; ; {
@@ -332,27 +352,30 @@ func (m *MemFS) walkPlain(name string, flags int) (res walkResult, err error, ok
 		}
 		comp := name[start:end]
 		if comp == "" || comp == "." || comp == ".." || len(comp) > NameMax {
-			return walkResult{}, nil, false
+			return walkResult{}, nil, false, ""
 		}
 		child := cur.child(comp)
 		if last {
 			if child != nil && child.isSymlink() && flags&walkFollow != 0 {
-				return walkResult{}, nil, false
+				if len(child.target) > 1 && child.target[0] == '/' {
+					return walkResult{}, nil, false, child.target
+				}
+				return walkResult{}, nil, false, ""
 			}
 			res.parent, res.base, res.n = cur, comp, child
-			return res, nil, true
+			return res, nil, true, ""
 		}
 		switch {
 		case child == nil:
-			return walkResult{}, syscall.ENOENT, true
+			return walkResult{}, syscall.ENOENT, true, ""
 		case child.isSymlink():
-			return walkResult{}, nil, false
+			return walkResult{}, nil, false, ""
 		case !child.isDir():
-			return walkResult{}, syscall.ENOTDIR, true
+			return walkResult{}, syscall.ENOTDIR, true, ""
 		}
 		if flags&walkChain != 0 {
 			if res.chainLen == len(res.chainArr) {
-				return walkResult{}, nil, false
+				return walkResult{}, nil, false, ""
 			}
 			res.chainArr[res.chainLen] = comp
 			res.chainLen++

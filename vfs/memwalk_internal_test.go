@@ -29,6 +29,18 @@ func TestWalkPlainAsResolve(t *testing.T) {
 		m.Symlink("/a/loop1", "/a/loop2"),
 		m.Symlink("/a", "/la"),
 		m.Symlink("..", "/a/b/up"),
+		// Absolute final links, which the plain walk follows.
+		m.Symlink("/a/missing", "/a/adangling"),
+		m.Symlink("/a/lf", "/a/llf"),
+		m.Symlink("/a/b/", "/a/lbslash"),
+		m.Symlink("/a/b/../f", "/a/ldots"),
+		m.Symlink("/a/b/up/f", "/a/lup"),
+		m.Symlink("/la/b/g", "/a/lthrough"),
+		m.Symlink("/a/loop1", "/a/lloop"),
+		m.Symlink(deep+"/f", "/a/ldeep"),
+		m.Symlink("/", "/a/lroot"),
+		m.Symlink("/a/missing/x", "/a/lmissingdir"),
+		m.Symlink("/a/f/x", "/a/lnotdir"),
 	} {
 		if err != nil {
 			t.Fatal(err)
@@ -36,7 +48,8 @@ func TestWalkPlainAsResolve(t *testing.T) {
 	}
 	var names []string
 	for _, dir := range []string{"", "/a", "/a/b", "/a/b/c", "/la", "/a/lb", "/a/f", "/a/lf", "/a/dangling", "/a/loop1", "/missing", "/a/b/up", deep[:len(deep)-2], deep} {
-		for _, base := range []string{"", "a", "b", "c", "f", "g", "lb", "lf", "dangling", "loop1", "missing", "up", "d", ".", "..", strings.Repeat("n", NameMax+1)} {
+		for _, base := range []string{"", "a", "b", "c", "f", "g", "lb", "lf", "dangling", "loop1", "missing", "up", "d", ".", "..", strings.Repeat("n", NameMax+1),
+			"la", "adangling", "llf", "lbslash", "ldots", "lup", "lthrough", "lloop", "ldeep", "lroot", "lmissingdir", "lnotdir"} {
 			names = append(names, dir+"/"+base, dir+"/"+base+"/", dir+"//"+base, dir+"/"+base+"/x")
 		}
 	}
@@ -65,7 +78,12 @@ func TestWalkPlainAsResolve(t *testing.T) {
 			t.Errorf("the plain walk did not take %q", name)
 		}
 	}
-	for _, name := range []string{"/a/lb/g", "/la/f", "/a/./f", "/a/../a", "/a/", deep + "/f"} {
+	for _, name := range []string{"/a/lf", "/a/llf", "/a/adangling", "/a/lmissingdir", "/a/lnotdir"} {
+		if _, _, ok := m.walkPlain(name, walkChain|walkFollow); !ok {
+			t.Errorf("the plain walk did not follow %q", name)
+		}
+	}
+	for _, name := range []string{"/a/lb/g", "/la/f", "/a/./f", "/a/../a", "/a/", deep + "/f", "/a/dangling", "/a/lbslash", "/a/ldots", "/a/lthrough", "/a/loop1", "/a/lloop", "/a/lroot"} {
 		if _, _, ok := m.walkPlain(name, walkChain|walkFollow); ok {
 			t.Errorf("the plain walk took %q", name)
 		}
