@@ -116,8 +116,5 @@ func Inode(fi fs.FileInfo) (uint64, bool) {
 	case nil:
 		return 0, false
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Ino), true
-	}
-	return 0, false
+	return osInode(fi)
 }
