@@ -411,17 +411,7 @@ func splitLines(data []byte) []yamlLine {
 // valueStart returns the offset in ln of the value of the first mapping
 // pair on the line (after any "- " indicators, the key and ": "), or -1.
 func valueStart(ln []byte) int {
-	i := 0
-	for {
-		for i < len(ln) && ln[i] == ' ' {
-			i++
-		}
-		if i+1 < len(ln) && ln[i] == '-' && ln[i+1] == ' ' {
-			i += 2
-			continue
-		}
-		break
-	}
+	i := keyIndent(ln)
 	if i < len(ln) && (ln[i] == '"' || ln[i] == '\'') {
 		q := ln[i]
 		j := i + 1
