@@ -193,14 +193,7 @@ func scanBlock(data []byte, spans *[][2]int) *openFlow {
 				if q > lineEnd {
 					// The collection ran over lines: go on from the line
 					// it ends on.
-					lineEnd = q + bytes.IndexByte(data[q:], '\n')
-					if lineEnd < q {
-						lineEnd = len(data)
-					}
-					next = lineEnd + 1
-					if lineEnd > q && data[lineEnd-1] == '\r' {
-						lineEnd--
-					}
+					lineEnd, next = lineAt(data, q)
 				}
 			case c == '"' || c == '\'':
 				close := closeQuote(data, q)
@@ -223,14 +216,7 @@ func scanBlock(data []byte, spans *[][2]int) *openFlow {
 				seen = true
 				q = close + 1
 				if q > lineEnd {
-					lineEnd = q + bytes.IndexByte(data[q:], '\n')
-					if lineEnd < q {
-						lineEnd = len(data)
-					}
-					next = lineEnd + 1
-					if lineEnd > q && data[lineEnd-1] == '\r' {
-						lineEnd--
-					}
+					lineEnd, next = lineAt(data, q)
 				}
 			case c == '|' || c == '>':
 				// A block scalar: its lines are those indented at least as
@@ -828,4 +814,19 @@ func blockSeqEnd(data []byte, q int, inSeq bool) int {
 		return q + 1
 	}
 	return -1
+}
+
+// lineAt returns the end of the line of data that holds offset q (before
+// its line break and any carriage return) and the offset of the next
+// line.
+func lineAt(data []byte, q int) (end, next int) {
+	end = q + bytes.IndexByte(data[q:], '\n')
+	if end < q {
+		end = len(data)
+	}
+	next = end + 1
+	if end > q && data[end-1] == '\r' {
+		end--
+	}
+	return end, next
 }
