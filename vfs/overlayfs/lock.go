@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/outfitter-go/vfsim/vfs"
@@ -11,15 +12,20 @@ import (
 
 var _ vfs.SharedLockFS = (*FS)(nil)
 
-// locks is the overlay's table of advisory locks, by canonical name.
+// locks is the overlay's table of advisory locks, by canonical name. Its
+// mutex is taken before the overlay's own (see [FS.Rename]).
 type locks struct {
 	mu   sync.Mutex
 	held map[string]*heldLock
 }
 
-// heldLock is the lock of one name: exclusive, or shared by shared
-// holders; released is closed when the last holder releases it.
+// heldLock is the lock of one file: exclusive, or shared by shared
+// holders; released is closed when the last holder releases it. name is
+// the canonical name it is kept under in the table, which [FS.Rename]
+// changes with the file's; "" once a rename put another file at that
+// name, when the lock is its holders' alone.
 type heldLock struct {
+	name      string
 	released  chan struct{}
 	exclusive bool
 	shared    int
@@ -31,8 +37,10 @@ type heldLock struct {
 // existing lower file is not copied up, since a lock changes nothing in
 // the file. The overlay keeps its locks in memory, by the name the file
 // has once links are resolved: they exclude the other Locks of this
-// overlay, and nothing of the lower layer is ever locked. A file renamed
-// while it is locked leaves its lock on its old name.
+// overlay, and nothing of the lower layer is ever locked. A lock belongs
+// to the file, as flock's to the inode: it follows the file through a
+// rename of it or of a directory above it ([FS.Rename]), and a file
+// renamed over a locked one is another file, with a lock of its own.
 func (f *FS) Lock(name string) (vfs.Unlocker, error) { return f.lock(name, false, true) }
 
 // TryLock is [FS.Lock] without waiting: a held lock fails with an
@@ -61,7 +69,7 @@ func (f *FS) lock(name string, shared, wait bool) (vfs.Unlocker, error) {
 			if f.locks.held == nil {
 				f.locks.held = map[string]*heldLock{}
 			}
-			held = &heldLock{released: make(chan struct{}), exclusive: !shared}
+			held = &heldLock{name: canon, released: make(chan struct{}), exclusive: !shared}
 			f.locks.held[canon] = held
 		}
 		if !ok || shared && !held.exclusive {
@@ -69,7 +77,7 @@ func (f *FS) lock(name string, shared, wait bool) (vfs.Unlocker, error) {
 				held.shared++
 			}
 			f.locks.mu.Unlock()
-			return &lock{l: &f.locks, canon: canon, name: name, shared: shared}, nil
+			return &lock{l: &f.locks, held: held, name: name, shared: shared}, nil
 		}
 		f.locks.mu.Unlock()
 		if !wait {
@@ -102,7 +110,7 @@ func (f *FS) lockTarget(name string) (string, error) {
 // lock is a lock held in an overlay's table.
 type lock struct {
 	l      *locks
-	canon  string
+	held   *heldLock
 	name   string
 	shared bool
 	done   bool
@@ -115,7 +123,7 @@ func (k *lock) Unlock() error {
 		return &fs.PathError{Op: "flock", Path: k.name, Err: fs.ErrClosed}
 	}
 	k.done = true
-	held := k.l.held[k.canon]
+	held := k.held
 	if k.shared {
 		held.shared--
 		if held.shared > 0 {
@@ -123,6 +131,43 @@ func (k *lock) Unlock() error {
 		}
 	}
 	close(held.released)
-	delete(k.l.held, k.canon)
+	if held.name != "" {
+		delete(k.l.held, held.name)
+	}
 	return nil
+}
+
+// renamed moves the locks of the file or tree at the canonical name old
+// to new, after a rename: those of new and below it belonged to the files
+// the rename replaced, and are left to their holders alone. The caller
+// holds l.mu.
+func (l *locks) renamed(old, new string) {
+	if len(l.held) == 0 || old == new {
+		return
+	}
+	for name, h := range l.held {
+		if within(name, new) {
+			h.name = ""
+			delete(l.held, name)
+		}
+	}
+	var moved []*heldLock
+	for name, h := range l.held {
+		if within(name, old) {
+			h.name = new + name[len(old):]
+			moved = append(moved, h)
+			delete(l.held, name)
+		}
+	}
+	for _, h := range moved {
+		l.held[h.name] = h
+	}
+}
+
+// within reports whether the canonical name is dir or below it.
+func within(name, dir string) bool {
+	if !strings.HasPrefix(name, dir) {
+		return false
+	}
+	return len(name) == len(dir) || name[len(dir)] == '/' || dir == "/"
 }

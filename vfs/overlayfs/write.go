@@ -392,8 +392,13 @@ func removeAllLooksUp(name string) bool {
 // Rename renames oldname to newname with the rules of rename(2) on Linux,
 // like [vfs.MemFS.Rename]. A lower directory is moved by copying its whole
 // visible subtree up first; the old name then hides the lower entry, and
-// the new one is opaque.
+// the new one is opaque. The locks of the renamed file, or of the files
+// in the renamed tree, move with them ([FS.Lock]).
 func (f *FS) Rename(oldname, newname string) error {
+	// The lock table's mutex first, as Lock takes it: a Lock never sees
+	// the file renamed and its lock not yet moved.
+	f.locks.mu.Lock()
+	defer f.locks.mu.Unlock()
 	f.lockWrite()
 	defer f.unlockWrite()
 	var buf [stackRoom]frame
@@ -424,6 +429,7 @@ func (f *FS) Rename(oldname, newname string) error {
 	if src.exists && src.path != dst.path {
 		f.whiteOut(src.path)
 		f.whiteOut(dst.path)
+		f.locks.renamed(src.path, dst.path)
 	}
 	return nil
 }

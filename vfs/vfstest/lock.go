@@ -52,6 +52,42 @@ func lockChecks() []check {
 			Must(t, "TryLock after Unlock", err)
 			Must(t, "Unlock", u.Unlock())
 		}},
+		{name: "lock.follows_rename", why: "a lock belongs to the file, as flock's to the inode: it follows the file through a rename of it or of a directory above it, and a file renamed over a locked one is free", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			l := lockFS(t, fsys)
+			build(t, fsys, Tree{"d/f": File("F"), "d/sub/g": File("G"), "d/t": File("T"), "d/x": File("X")})
+			f, err := l.Lock("/d/f")
+			Must(t, "Lock of /d/f", err)
+			g, err := l.Lock("/d/sub/g")
+			Must(t, "Lock of /d/sub/g", err)
+			Must(t, "Rename of the locked file", fsys.Rename("/d/f", "/d/h"))
+			Must(t, "Rename of the locked file's directory", fsys.Rename("/d/sub", "/d/sub2"))
+			for _, name := range []string{"/d/h", "/d/sub2/g"} {
+				_, err := l.TryLock(name)
+				wantPathErr(t, "TryLock of the renamed locked file "+name, err, vfs.ErrLocked, name)
+			}
+			Must(t, "Mkdir of the old directory", fsys.Mkdir("/d/sub", 0o755))
+			for _, name := range []string{"/d/f", "/d/sub/g"} {
+				u, err := l.TryLock(name)
+				Must(t, "TryLock of the old name "+name, err)
+				Must(t, "Unlock", u.Unlock())
+			}
+			tl, err := l.Lock("/d/t")
+			Must(t, "Lock of /d/t", err)
+			Must(t, "Rename over the locked file", fsys.Rename("/d/x", "/d/t"))
+			u, err := l.TryLock("/d/t")
+			Must(t, "TryLock of the file renamed over a locked one", err)
+			Must(t, "Unlock", u.Unlock())
+			Must(t, "Unlock of the replaced file's lock", tl.Unlock())
+			Must(t, "Unlock of the renamed file's lock", f.Unlock())
+			Must(t, "Unlock of the lock in the renamed directory", g.Unlock())
+			for _, name := range []string{"/d/h", "/d/sub2/g", "/d/t"} {
+				u, err := l.TryLock(name)
+				Must(t, "TryLock after Unlock of "+name, err)
+				Must(t, "Unlock", u.Unlock())
+			}
+			WantText(t, fsys, "/d/h", "F")
+			WantText(t, fsys, "/d/t", "X")
+		}},
 		{name: "lock.creates", why: "a missing name is created as an empty 0600 file; a directory is locked as it is", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			l := lockFS(t, fsys)
 			build(t, fsys, Tree{"d/sub": Dir()})
