@@ -3,6 +3,7 @@ package sources
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/outfitter-go/vfsim/vfs"
 )
@@ -29,10 +30,16 @@ func lockCache(fsys FS, dir string) (func() error, error) {
 // releases the lock of each directory, see [Sync]), and should read the
 // cache again when WaitForSyncs waited, since the checkout changed under
 // it. A directory whose lock cannot be taken (a file system without locks,
-// a read-only cache) is not waited for.
+// a read-only cache) is not waited for. A directory without a lock file is
+// not being synced (a lock file exists while its lock is held, see
+// [vfs.LockFile]), so its lock is only tried when the file is there: the
+// usual run creates and removes no lock file.
 func WaitForSyncs(fsys vfs.FS, dirs []string) bool {
 	waited := false
 	for _, dir := range dirs {
+		if _, err := vfs.Lprobe(fsys, vfs.LockName(dir)); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		u, err := vfs.TryLockFile(fsys, dir)
 		if errors.Is(err, vfs.ErrLocked) {
 			waited = true

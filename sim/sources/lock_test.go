@@ -3,6 +3,7 @@ package sources_test
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -128,6 +129,50 @@ func TestWaitForSyncs(t *testing.T) {
 	}
 	if list, _ := mem.ReadDir("/cache/repos"); len(list) != 1 {
 		t.Errorf("lock files left in the cache: %v", list)
+	}
+}
+
+// tryCountFS is a MemFS that counts its TryLocks.
+type tryCountFS struct {
+	*vfs.MemFS
+	tries atomic.Int32
+}
+
+func (f *tryCountFS) TryLock(name string) (vfs.Unlocker, error) {
+	f.tries.Add(1)
+	return f.MemFS.TryLock(name)
+}
+
+// TestWaitForSyncsTakesNoFreeLock: where no cache has a lock file, nobody
+// syncs it, and WaitForSyncs tries no lock (which would create and remove
+// a lock file on every run); a lock file a dead holder left behind is
+// tried, taken, removed and not waited for.
+func TestWaitForSyncsTakesNoFreeLock(t *testing.T) {
+	t.Parallel()
+	mem := vfs.NewMemFS(vfs.MemOptions{})
+	if err := mem.MkdirAll("/cache/repos/a", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fsys := &tryCountFS{MemFS: mem}
+	dirs := []string{"/cache/repos/a", "/cache/repos/missing/b"}
+	if sources.WaitForSyncs(fsys, dirs) {
+		t.Error("WaitForSyncs waited for caches nobody syncs")
+	}
+	if n := fsys.tries.Load(); n != 0 {
+		t.Errorf("WaitForSyncs tried %d locks of caches without a lock file, want none", n)
+	}
+	stale := vfs.LockName("/cache/repos/a")
+	if err := mem.WriteFile(stale, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if sources.WaitForSyncs(fsys, dirs) {
+		t.Error("WaitForSyncs waited for a lock file nobody holds")
+	}
+	if n := fsys.tries.Load(); n != 1 {
+		t.Errorf("WaitForSyncs tried %d locks with one lock file left behind, want 1", n)
+	}
+	if _, err := mem.Lstat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the lock file left behind is still there: %v", err)
 	}
 }
 
