@@ -99,9 +99,17 @@ type WriteOptions struct {
 // state path except unknown in declaration order (§1.4). It returns the
 // warnings of copy fallbacks. A failure leaves what was written so far.
 func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
+	warnings, _, err := write(fsys, c, opts)
+	return warnings, err
+}
+
+// write is [Write] that also returns the outputs it made of c's state
+// paths, index for index ("" for a path it did not materialize: an
+// unknown one, or every one under FilesOnly).
+func write(fsys FS, c *Composite, opts WriteOptions) (warnings, stateOuts []string, err error) {
 	root := path.Clean(c.Root)
 	if err := vfs.MkdirAll(fsys, root, 0o700); err != nil {
-		return nil, &WriteError{Step: "mkdir", Path: root, Err: err}
+		return nil, nil, &WriteError{Step: "mkdir", Path: root, Err: err}
 	}
 	made := madeDirs{root: true}
 	// The outputs of the files, then of the state paths, made at once.
@@ -115,21 +123,21 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 	for i, f := range c.Files {
 		out := outs[i]
 		if rel := relTo(root, out); strings.HasPrefix(rel, "..") || path.IsAbs(rel) {
-			return nil, &EscapeError{Path: out, Root: root}
+			return nil, nil, &EscapeError{Path: out, Root: root}
 		}
 		if parent := parentOf(out); !made[parent] {
 			if err := made.mkdirAll(fsys, parent); err != nil {
-				return nil, &WriteError{Step: "create parent", Path: parent, Err: err}
+				return nil, nil, &WriteError{Step: "create parent", Path: parent, Err: err}
 			}
 		}
 		if err := vfs.WriteFileString(fsys, out, f.Content, 0o644); err != nil {
-			return nil, &WriteError{Step: "write file", Path: out, Err: err}
+			return nil, nil, &WriteError{Step: "write file", Path: out, Err: err}
 		}
 	}
+	stateOuts = outs[len(c.Files):]
 	if opts.FilesOnly {
-		return nil, nil
+		return nil, stateOuts, nil
 	}
-	var warnings []string
 	for i, sp := range c.StatePaths {
 		if sp.IsUnknown() {
 			continue
@@ -137,10 +145,10 @@ func Write(fsys FS, c *Composite, opts WriteOptions) ([]string, error) {
 		w, err := materializeStatePath(fsys, root, sp, outs[len(c.Files)+i], opts.Cwd, opts.Platform, made)
 		warnings = append(warnings, w...)
 		if err != nil {
-			return warnings, err
+			return warnings, stateOuts, err
 		}
 	}
-	return warnings, nil
+	return warnings, stateOuts, nil
 }
 
 // StateOutput returns the absolute output of a state path under root, or

@@ -625,3 +625,47 @@ func TestEnsureSourceNeverLeavesItsFolder(t *testing.T) {
 		})
 	}
 }
+
+// TestRunStateOutput: a run answers the outputs its materialization made
+// of its state paths, the same names as StateOutput, none before it and
+// none for the unknown path.
+func TestRunStateOutput(t *testing.T) {
+	t.Parallel()
+	w := world{profiles: map[string]string{"eng": "id: eng\n"}}
+	fsys, r := w.mustPlan(t)
+	r.Composite.StatePaths = append(r.Composite.StatePaths, composite.StatePath{RelativePath: composite.UnknownPath, Strategy: "warn"})
+	for i := range r.Composite.StatePaths {
+		if out, ok := r.StateOutput(i); ok {
+			t.Errorf("before Materialize: state path %d has output %q", i, out)
+		}
+	}
+	_, err := r.Materialize()
+	must(t, err)
+	made := 0
+	for i, sp := range r.Composite.StatePaths {
+		out, ok := r.StateOutput(i)
+		if sp.IsUnknown() {
+			if ok {
+				t.Errorf("the unknown state path has output %q", out)
+			}
+			continue
+		}
+		want, err := composite.StateOutput(r.Composite.Root, sp)
+		must(t, err)
+		if !ok || out != want {
+			t.Errorf("state path %s: output %q, %v; want %q", sp.RelativePath, out, ok, want)
+		}
+		if _, err := fsys.Lstat(out); err != nil {
+			t.Errorf("state path %s: its output is not there: %v", sp.RelativePath, err)
+		}
+		made++
+	}
+	if made == 0 {
+		t.Fatal("precondition: the run has no state path to materialize")
+	}
+	for _, i := range []int{-1, len(r.Composite.StatePaths)} {
+		if out, ok := r.StateOutput(i); ok {
+			t.Errorf("StateOutput(%d) = %q, want none", i, out)
+		}
+	}
+}

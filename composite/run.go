@@ -135,6 +135,9 @@ type Run struct {
 	// rootLock holds the lock of the composite root for the run's life
 	// (nil on a file system without locks).
 	rootLock vfs.Unlocker
+	// stateOuts are the outputs of Composite.StatePaths that Materialize
+	// made, index for index.
+	stateOuts []string
 }
 
 // Plan sweeps stale roots, selects the adapter, creates the composite root,
@@ -256,10 +259,12 @@ func (r *Run) plan(root string, req Request, assets fs.FS, agents []string) erro
 // messages upstream prints on standard error on the way: the
 // copy-fallback warnings, then the export's skip notices.
 func (r *Run) Materialize() ([]string, error) {
-	notices, err := Write(r.FS, r.Composite, WriteOptions{Cwd: r.Input.cwd(), Platform: r.Input.Platform})
+	r.stateOuts = nil
+	notices, outs, err := write(r.FS, r.Composite, WriteOptions{Cwd: r.Input.cwd(), Platform: r.Input.Platform})
 	if err != nil {
 		return notices, err
 	}
+	r.stateOuts = outs
 	if r.export != nil {
 		notices = append(notices, r.export.notices...)
 		if err := writeExport(r.FS, r.export); err != nil {
@@ -267,6 +272,20 @@ func (r *Run) Materialize() ([]string, error) {
 		}
 	}
 	return notices, nil
+}
+
+// StateOutput returns the absolute name in the composite root that the
+// last successful [Run.Materialize] gave the state path
+// r.Composite.StatePaths[i] (a link to its source, a copy of it or a
+// directory made for it, as the strategy and the file system allow), and
+// whether it made one: not for an unknown state path, nor before
+// Materialize succeeded. It is [StateOutput] of the path under the root,
+// without making the name again.
+func (r *Run) StateOutput(i int) (string, bool) {
+	if i < 0 || i >= len(r.stateOuts) || r.stateOuts[i] == "" {
+		return "", false
+	}
+	return r.stateOuts[i], true
 }
 
 // Export exports the system prompt of a fresh resolution, as upstream's

@@ -242,6 +242,10 @@ type execution struct {
 	// has to edit the baseline.
 	baseline   vfs.Tree
 	atBaseline vfs.FS
+	// inUse holds the in-use locks of the state sources while the agent
+	// runs (lockSources), in inUseBuf while they fit.
+	inUse    []vfs.Unlocker
+	inUseBuf [8]vfs.Unlocker
 }
 
 // execute runs the steps of one run in upstream's order: resolve and plan,
@@ -429,14 +433,13 @@ func (x *execution) runAgent(ctx context.Context, agent Agent) error {
 	sess.refresh = x.refresh
 	sess.WatchPaths = x.run.Composite.WatchPaths()
 	sess.message = func(text string) { x.emit(EventMessage, text) }
-	release, err := x.lockSources()
-	if err != nil {
+	if err := x.lockSources(); err != nil {
 		return err
 	}
 	r.Launched = true
 	exit, err := agent.Run(ctx, sess)
 	r.Exit = exit
-	if uerr := release(); uerr != nil && err == nil {
+	if uerr := x.releaseSources(); uerr != nil && err == nil {
 		err = fmt.Errorf("release the in-use locks of the state sources: %w", uerr)
 	}
 	return err
@@ -449,33 +452,25 @@ func (x *execution) runAgent(ctx context.Context, agent Agent) error {
 // Another session's blank-source reset ([composite.EnsureSource]) tries
 // the exclusive lock of the file and leaves a file in use as it is: it
 // never renames a new file over one the agent is writing. The locks are
-// released when the agent has exited, before the write-back, whose
-// persist may reset a blank source itself. Directories, copies (a backend
-// without links) and links that lead to no regular file are not locked;
-// on a file system without shared locks nothing is, and the release does
-// nothing.
-func (x *execution) lockSources() (release func() error, err error) {
-	var held []vfs.Unlocker
-	release = func() error {
-		var err error
-		for _, u := range held {
-			err = errors.Join(err, u.Unlock())
-		}
-		held = nil
-		return err
-	}
+// held in x.inUse and released by releaseSources when the agent has
+// exited, before the write-back, whose persist may reset a blank source
+// itself. Only file state paths linked to their source are locked, by
+// the name materialization gave their link, and only when it names a
+// regular file, so that the lock never creates one where a link dangles;
+// a copy in a link's place (a backend without links) is locked too, which
+// changes nothing, as nothing resets a file of the composite. On a file
+// system without shared locks nothing is locked.
+func (x *execution) lockSources() error {
 	if _, ok := x.fsys.(vfs.SharedLockFS); !ok {
-		return release, nil
+		return nil
 	}
-	for _, sp := range x.paths {
-		if sp.Strategy != composite.StrategySymlink || sp.Directory || sp.IsUnknown() || sp.SourcePath == "" {
+	x.inUse = x.inUseBuf[:0]
+	for i, sp := range x.run.Composite.StatePaths {
+		if sp.Strategy != composite.StrategySymlink || sp.Directory || sp.SourcePath == "" {
 			continue
 		}
-		out, err := composite.StateOutput(x.r.Root, sp)
-		if err != nil {
-			continue // materialize refused it already
-		}
-		if mode, err := vfs.Lprobe(x.fsys, out); err != nil || mode&fs.ModeSymlink == 0 {
+		out, ok := x.run.StateOutput(i)
+		if !ok {
 			continue
 		}
 		if mode, err := vfs.Probe(x.fsys, out); err != nil || !mode.IsRegular() {
@@ -486,11 +481,21 @@ func (x *execution) lockSources() (release func() error, err error) {
 			break
 		}
 		if err != nil {
-			return nil, errors.Join(fmt.Errorf("take the in-use lock of state source '%s': %w", sp.SourcePath, err), release())
+			return errors.Join(fmt.Errorf("take the in-use lock of state source '%s': %w", sp.SourcePath, err), x.releaseSources())
 		}
-		held = append(held, u)
+		x.inUse = append(x.inUse, u)
 	}
-	return release, nil
+	return nil
+}
+
+// releaseSources releases the in-use locks lockSources took.
+func (x *execution) releaseSources() error {
+	var err error
+	for _, u := range x.inUse {
+		err = errors.Join(err, u.Unlock())
+	}
+	x.inUse = x.inUse[:0]
+	return err
 }
 
 // handleChanges detects what the agent changed in the composite,

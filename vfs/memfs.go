@@ -78,7 +78,7 @@ type MemFS struct {
 	// locks are the advisory locks held, taken with Lock (few at a time,
 	// so a slice, kept in lockArr while they fit). Locks are not cloned.
 	locks   []*memLock
-	lockArr [4]*memLock
+	lockArr [8]*memLock
 	// lockSlab is where the next locks are made, a few at a time.
 	lockSlab []memLock
 	// syncs counts the calls of Sync on files and of SyncDir (see

@@ -68,7 +68,7 @@ func (m *MemFS) lock(name string, shared, wait bool) (Unlocker, error) {
 // Unlock of a released lock still fails. The caller holds m.mu.
 func (m *MemFS) newLock() *memLock {
 	if len(m.lockSlab) == 0 {
-		m.lockSlab = make([]memLock, 4)
+		m.lockSlab = make([]memLock, 8)
 	}
 	l := &m.lockSlab[0]
 	m.lockSlab = m.lockSlab[1:]
