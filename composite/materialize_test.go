@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -568,6 +569,69 @@ func TestPlanNeverSweepsALiveRoot(t *testing.T) {
 	must(t, fsys.Chtimes(root, week, week))
 	if got := composite.Sweep(fsys, "/tmp", then, 0); !slices.Equal(got, []string{root}) {
 		t.Errorf("Sweep after the session ended = %q, want %q", got, root)
+	}
+}
+
+// rootLockHookFS is a MemFS that runs hook once, before the first TryLock
+// of a composite root (a name in /tmp starting with "outfitter-"): the
+// moment a new root exists and its lock is not taken yet. A Lock that
+// has to wait says so (vfstest.LockWaits).
+type rootLockHookFS struct {
+	*vfstest.LockWaits
+	fired atomic.Bool
+	hook  func()
+}
+
+func (f *rootLockHookFS) TryLock(name string) (vfs.Unlocker, error) {
+	if strings.HasPrefix(name, "/tmp/outfitter-") && f.fired.CompareAndSwap(false, true) {
+		f.hook()
+	}
+	return f.MemFS.TryLock(name)
+}
+
+// TestPlanNeverSweepsARootBeingCreated: another session's sweep, whose
+// clock runs years ahead of the file times, runs right after Plan created
+// its root and before it locked it. The root must survive and be the
+// run's: without a lock across the creation the sweep finds the new root
+// old and unlocked and removes it, and Plan locks (and creates) a file at
+// its name.
+func TestPlanNeverSweepsARootBeingCreated(t *testing.T) {
+	t.Parallel()
+	w := world{profiles: map[string]string{"eng": "id: eng\n"}}
+	mem := w.newFS(t)
+	f := &rootLockHookFS{LockWaits: vfstest.NewLockWaits(mem)}
+	ahead := time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
+	swept := make(chan []string, 1)
+	f.hook = func() {
+		go func() { swept <- composite.Sweep(f, "/tmp", ahead, 0) }()
+		// Wait until the sweep has finished or waits for a lock.
+		select {
+		case <-f.Waiting():
+		case s := <-swept:
+			swept <- s
+		}
+	}
+	r, err := composite.Plan(f, composite.Request{Result: w.resolve(t, mem)}, composite.Options{Rand: rand.NewChaCha8([32]byte{1}), NoSweep: true})
+	must(t, err)
+	got := <-swept
+	if !f.fired.Load() {
+		t.Fatal("precondition: Plan never tried the lock of its root")
+	}
+	if len(got) != 0 {
+		t.Errorf("the sweep removed %q while Plan created it", got)
+	}
+	if fi, err := mem.Lstat(r.Composite.Root); err != nil || !fi.IsDir() {
+		t.Fatalf("the run's root %s: %v, %v; want its directory", r.Composite.Root, fi, err)
+	}
+	if _, err := mem.TryLock(r.Composite.Root); !errors.Is(err, vfs.ErrLocked) {
+		t.Errorf("TryLock of the run's root: %v, want it held", err)
+	}
+	if got := composite.Sweep(mem, "/tmp", ahead, 0); len(got) != 0 {
+		t.Errorf("a later sweep removed %q", got)
+	}
+	must(t, r.Cleanup())
+	if names := dirNames(t, mem, "/tmp"); len(names) != 0 {
+		t.Errorf("/tmp holds %q after the run, want nothing", names)
 	}
 }
 

@@ -178,7 +178,7 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 		return nil, err
 	}
 	r.Adapter = adapter
-	root, err := CreateRoot(fsys, tempDir, res.ProfileID, adapter.ID(), opts.Rand)
+	root, rootLock, err := createLockedRoot(fsys, tempDir, res.ProfileID, adapter.ID(), opts.Rand)
 	if err != nil {
 		if _, serr := vfs.Stat(fsys, tempDir); errors.Is(serr, fs.ErrNotExist) {
 			return nil, &resolve.OptionError{
@@ -189,10 +189,7 @@ func Plan(fsys FS, req Request, opts Options) (*Run, error) {
 		}
 		return nil, err
 	}
-	if r.rootLock, err = LockRoot(fsys, root); err != nil {
-		_ = Cleanup(fsys, root)
-		return nil, err
-	}
+	r.rootLock = rootLock
 	if opts.RootCreated != nil {
 		opts.RootCreated(root)
 	}
