@@ -91,6 +91,66 @@ func TestMemReplaceFileAsTheGeneralWay(t *testing.T) {
 	}
 }
 
+// TestMemReplaceFileIfAsTheGeneralWayMeanwhile: another session puts a
+// file with the content the condition approved at the name after the
+// condition's read and before the replacement, as a new file (another
+// inode) renamed into place or written in place (a ReplaceFile waits for
+// the general way's lock, so it cannot come between). The one step of a MemFS and the general way
+// agree on the result, the tree, the syncs and the condition's calls: what
+// the condition decides on is the content, and the content it approved is
+// still there, so neither asks again. (Another content meanwhile is where
+// they differ: the one step asks again, TestMemReplaceFileIfAsksAgain,
+// and the general way, which excludes only the other replacements of the
+// name, replaces it.)
+func TestMemReplaceFileIfAsTheGeneralWayMeanwhile(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name      string
+		meanwhile func(m *vfs.MemFS) error
+	}{
+		{"a new file renamed into place", func(m *vfs.MemFS) error {
+			return errors.Join(m.WriteFile("/d/theirs", []byte("old"), 0o644), m.Rename("/d/theirs", "/d/f"))
+		}},
+		{"written in place", func(m *vfs.MemFS) error { return m.WriteFile("/d/f", []byte("old"), 0o644) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			type outcome struct {
+				Replaced    bool
+				Err         string
+				Calls       []string
+				Tree        vfs.Tree
+				Files, Dirs int64
+			}
+			run := func(general bool) outcome {
+				m := vfstest.MemWith(t, "/", vfstest.Tree{"d/f": vfstest.File("old").WithMode(0o600)})
+				var fsys vfs.FS = m
+				if general {
+					fsys = generalFS{m}
+				}
+				var o outcome
+				var err error
+				o.Replaced, err = vfs.ReplaceFileIf(fsys, "/d/f", []byte("new"), 0o640, func(data []byte, exists bool) bool {
+					o.Calls = append(o.Calls, string(data))
+					if len(o.Calls) == 1 {
+						vfstest.Must(t, "the other session's write", tt.meanwhile(m))
+					}
+					return exists && string(data) == "old"
+				})
+				if err != nil {
+					o.Err = err.Error()
+				}
+				o.Tree = vfstest.Snapshot(t, m, "/")
+				o.Files, o.Dirs = m.Syncs()
+				return o
+			}
+			if d := cmp.Diff(run(true), run(false)); d != "" {
+				t.Errorf("(-general way +MemFS):\n%s", d)
+			}
+		})
+	}
+}
+
 // TestMemReplaceFileMakesANewFile: the file ReplaceFile puts in place is
 // a new file, as the general way's renamed temporary file is: a handle
 // open on the old one keeps reading the old content.
