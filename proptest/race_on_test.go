@@ -2,6 +2,6 @@
 
 package proptest_test
 
-// raceEnabled reports a -race build, where rapid's shrinking often runs
-// out of its time budget before a counterexample is minimal.
+// raceEnabled reports a -race build, where every step of a property costs
+// about ten times as much.
 const raceEnabled = true
