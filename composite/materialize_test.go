@@ -589,36 +589,39 @@ func (f *rootLockHookFS) TryLock(name string) (vfs.Unlocker, error) {
 	return f.MemFS.TryLock(name)
 }
 
-// TestPlanNeverSweepsARootBeingCreated: another session's sweep, whose
+// TestPlanRemakesARootSweptBeforeItsLock: another session's sweep, whose
 // clock runs years ahead of the file times, runs right after Plan created
-// its root and before it locked it. The root must survive and be the
-// run's: without a lock across the creation the sweep finds the new root
-// old and unlocked and removes it, and Plan locks (and creates) a file at
-// its name.
-func TestPlanNeverSweepsARootBeingCreated(t *testing.T) {
+// its root and before it locked it, finds the new root old and unlocked,
+// and removes it. Plan must notice and make the run's root again: without
+// the check it locks (and creates) a file at the swept root's name and
+// goes on with a root that is not a directory.
+func TestPlanRemakesARootSweptBeforeItsLock(t *testing.T) {
 	t.Parallel()
 	w := world{profiles: map[string]string{"eng": "id: eng\n"}}
 	mem := w.newFS(t)
 	f := &rootLockHookFS{LockWaits: vfstest.NewLockWaits(mem)}
 	ahead := time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
-	swept := make(chan []string, 1)
+	sweep := make(chan []string, 1)
 	f.hook = func() {
-		go func() { swept <- composite.Sweep(f, "/tmp", ahead, 0) }()
+		go func() { sweep <- composite.Sweep(f, "/tmp", ahead, 0) }()
 		// Wait until the sweep has finished or waits for a lock.
 		select {
 		case <-f.Waiting():
-		case s := <-swept:
-			swept <- s
+		case s := <-sweep:
+			sweep <- s
 		}
 	}
 	r, err := composite.Plan(f, composite.Request{Result: w.resolve(t, mem)}, composite.Options{Rand: rand.NewChaCha8([32]byte{1}), NoSweep: true})
 	must(t, err)
-	got := <-swept
-	if !f.fired.Load() {
-		t.Fatal("precondition: Plan never tried the lock of its root")
+	swept := <-sweep
+	if len(swept) != 1 {
+		t.Fatalf("precondition: the sweep between the root's creation and its lock removed %q, want the new root", swept)
 	}
-	if len(got) != 0 {
-		t.Errorf("the sweep removed %q while Plan created it", got)
+	if r.Composite.Root == swept[0] {
+		t.Fatalf("the run's root is the swept %s", swept[0])
+	}
+	if _, err := mem.Lstat(swept[0]); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the swept root's name %s: %v, want nothing there", swept[0], err)
 	}
 	if fi, err := mem.Lstat(r.Composite.Root); err != nil || !fi.IsDir() {
 		t.Fatalf("the run's root %s: %v, %v; want its directory", r.Composite.Root, fi, err)
@@ -632,6 +635,35 @@ func TestPlanNeverSweepsARootBeingCreated(t *testing.T) {
 	must(t, r.Cleanup())
 	if names := dirNames(t, mem, "/tmp"); len(names) != 0 {
 		t.Errorf("/tmp holds %q after the run, want nothing", names)
+	}
+}
+
+// TestPlanAndSweepNeverWaitForTheTempDir: the temporary directory is
+// shared (/tmp), and anybody who can read it can hold its lock for ever.
+// Neither Plan nor Sweep may wait for it: each must finish while another
+// holder has it (a Lock that has to wait says so before it waits).
+func TestPlanAndSweepNeverWaitForTheTempDir(t *testing.T) {
+	t.Parallel()
+	w := world{profiles: map[string]string{"eng": "id: eng\n"}}
+	mem := w.newFS(t)
+	held, err := mem.Lock("/tmp")
+	must(t, err)
+	defer held.Unlock()
+	f := vfstest.NewLockWaits(mem)
+	done := make(chan error, 1)
+	go func() {
+		r, err := composite.Plan(f, composite.Request{Result: w.resolve(t, mem)}, composite.Options{Rand: rand.NewChaCha8([32]byte{2})})
+		if err == nil {
+			err = r.Cleanup()
+		}
+		composite.Sweep(f, "/tmp", time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC), 0)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		must(t, err)
+	case <-f.Waiting():
+		t.Fatal("Plan or Sweep waits for the lock of the temporary directory another holder has")
 	}
 }
 

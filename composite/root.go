@@ -61,10 +61,10 @@ func Cleanup(fsys vfs.FS, root string) error {
 
 // LockRoot takes the lock of a live composite root: the advisory lock
 // ([vfs.LockFS]) of the root directory itself, so nothing is added to the
-// root. A run holds it from the root's creation until it has removed it
-// ([Run.Cleanup]; [Plan] creates and locks the root under the temporary
-// directory's lock, see [Sweep]), and [Sweep] never removes a root whose
-// lock is held, however old it looks. On the OS backend the kernel releases the
+// root. A run holds it from just after it creates the root until it has
+// removed it ([Run.Cleanup]; [Plan] makes another root if a sweep took
+// its new one before the lock, see [Sweep]), and [Sweep] never removes a
+// root whose lock is held, however old it looks. On the OS backend the kernel releases the
 // lock when the process ends, so the root of a session that died is swept
 // by age as before. A file system without locks gives a nil Unlocker and
 // no error: its roots are swept by age alone, as upstream sweeps them.
@@ -89,13 +89,11 @@ func LockRoot(fsys vfs.FS, root string) (vfs.Unlocker, error) {
 // whose lock is held, whatever its age: a live session's root is never
 // removed (upstream removes by age alone). Sweep takes the lock of a root
 // before it removes it and holds it meanwhile, so two sweeps never remove
-// one root at once. A root is open for a moment between its creation and
-// its lock, when it looks stale to a sweep whose clock runs ahead of the
-// file times: Sweep tries the lock of a root while it holds the lock of
-// dir itself, which [Plan] holds from before it creates its root until it
-// has locked it, so Sweep sees a root either not there yet or locked. On
-// a file system without locks ([vfs.LockFS]) roots are removed by age
-// alone. Links and fresh entries survive; errors are
+// one root at once. A root is unlocked for a moment between its creation
+// and its lock, when it looks stale to a sweep whose clock runs ahead of
+// the file times; if a sweep removes it then, [Plan] finds its root gone
+// when it locks it and makes another. On a file system without locks
+// ([vfs.LockFS]) roots are removed by age alone. Links and fresh entries survive; errors are
 // ignored. It returns the removed paths.
 func Sweep(fsys vfs.FS, dir string, now time.Time, maxAge time.Duration) []string {
 	if maxAge == 0 {
@@ -118,7 +116,7 @@ func Sweep(fsys vfs.FS, dir string, now time.Time, maxAge time.Duration) []strin
 		if now.Sub(fi.ModTime()) <= maxAge {
 			continue
 		}
-		u, err := tryLockRoot(fsys, dir, p)
+		u, err := vfs.TryLock(fsys, p)
 		if err != nil && !errors.Is(err, errors.ErrUnsupported) {
 			continue // a live session's root, or one that cannot be locked
 		}
@@ -132,62 +130,52 @@ func Sweep(fsys vfs.FS, dir string, now time.Time, maxAge time.Duration) []strin
 	return removed
 }
 
-// tryLockRoot tries the lock of the root p in dir while it holds the lock
-// of dir, which [createLockedRoot] holds across a root's creation and
-// lock (see [Sweep]). The lock of dir is held only for the try, which
-// never waits, so neither side waits for long.
-func tryLockRoot(fsys vfs.FS, dir, p string) (vfs.Unlocker, error) {
-	d, err := vfs.Lock(fsys, dir)
-	if err != nil {
-		return nil, err
-	}
-	u, err := vfs.TryLock(fsys, p)
-	if uerr := d.Unlock(); uerr != nil && err == nil {
-		_ = u.Unlock()
-		return nil, uerr
-	}
-	return u, err
-}
+// rootAttempts bounds the roots [createLockedRoot] makes when sweeps keep
+// taking them before their lock.
+const rootAttempts = 8
+
+// errRootSwept reports that sweeps took every root createLockedRoot made
+// before it could lock it.
+var errRootSwept = errors.New("swept before it was locked, every time")
 
 // createLockedRoot creates a composite root ([CreateRoot]) and takes its
-// lock ([LockRoot]) while it holds the lock of tempDir itself, so that no
-// [Sweep] tries the lock of the root between the two, when the new root
-// is there, unlocked, and looks stale to a clock that runs ahead. The
-// lock of the directory adds nothing to it, where a temporary name out of
-// the sweep's reach, renamed into place once locked, would need a rename
-// that never replaces an existing empty root. A tempDir that is not a
-// directory is not locked (a lock would create a file there): the
-// creation fails as it would. On a file system without locks the root is
+// lock ([LockRoot]). Between the two the new root is there, unlocked, and
+// looks stale to a [Sweep] whose clock runs ahead of the file times,
+// which may lock and remove it. The lock then finds the sweep's lock
+// held, or no directory at the name (the lock of a missing name creates a
+// file there, which is removed): the root is made again under a new name,
+// at most rootAttempts times. Nothing is locked but the root itself, so
+// no other session, and no other user of a shared temporary directory,
+// can make Plan or Sweep wait. On a file system without locks the root is
 // created and left unlocked, as [LockRoot] leaves it.
 func createLockedRoot(fsys vfs.FS, tempDir, profile, agent string, random io.Reader) (string, vfs.Unlocker, error) {
-	var dirLock vfs.Unlocker
-	if fi, err := vfs.Stat(fsys, tempDir); err == nil && fi.IsDir() {
-		u, err := vfs.Lock(fsys, tempDir)
+	for attempt := 1; ; attempt++ {
+		root, err := CreateRoot(fsys, tempDir, profile, agent, random)
+		if err != nil {
+			return "", nil, err
+		}
+		lock, err := LockRoot(fsys, root)
 		switch {
-		case err == nil:
-			dirLock = u
-		case !errors.Is(err, errors.ErrUnsupported):
-			return "", nil, &WriteError{Step: "lock temporary directory", Path: tempDir, Err: err}
-		}
-	}
-	root, err := CreateRoot(fsys, tempDir, profile, agent, random)
-	var lock vfs.Unlocker
-	if err == nil {
-		if lock, err = LockRoot(fsys, root); err != nil {
+		case errors.Is(err, vfs.ErrLocked):
+			// A sweep holds it: it is removing the root.
+		case err != nil:
 			_ = Cleanup(fsys, root)
-		}
-	}
-	if dirLock != nil {
-		if uerr := dirLock.Unlock(); uerr != nil && err == nil {
-			err = &WriteError{Step: "unlock temporary directory", Path: tempDir, Err: uerr}
-			_ = Cleanup(fsys, root)
-			if lock != nil {
-				_ = lock.Unlock()
+			return "", nil, err
+		case lock == nil:
+			return root, nil, nil
+		default:
+			fi, err := vfs.Lstat(fsys, root)
+			if err == nil && fi.IsDir() {
+				return root, lock, nil
 			}
+			// Swept before the lock, which made a file at the name.
+			if err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+				_ = vfs.Remove(fsys, root)
+			}
+			_ = lock.Unlock()
+		}
+		if attempt == rootAttempts {
+			return "", nil, &WriteError{Step: "lock root", Path: root, Err: errRootSwept}
 		}
 	}
-	if err != nil {
-		return "", nil, err
-	}
-	return root, lock, nil
 }
