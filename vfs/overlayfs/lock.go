@@ -13,7 +13,8 @@ import (
 var _ vfs.SharedLockFS = (*FS)(nil)
 
 // locks is the overlay's table of advisory locks, by canonical name. Its
-// mutex is taken before the overlay's own (see [FS.Rename]).
+// mutex is taken before the overlay's own (see [FS.Rename] and
+// [FS.Remove]).
 type locks struct {
 	mu   sync.Mutex
 	held map[string]*heldLock
@@ -22,8 +23,8 @@ type locks struct {
 // heldLock is the lock of one file: exclusive, or shared by shared
 // holders; released is closed when the last holder releases it. name is
 // the canonical name it is kept under in the table, which [FS.Rename]
-// changes with the file's; "" once a rename put another file at that
-// name, when the lock is its holders' alone.
+// changes with the file's; "" once the file was removed, or a rename put
+// another file at that name, when the lock is its holders' alone.
 type heldLock struct {
 	name      string
 	released  chan struct{}
@@ -40,7 +41,12 @@ type heldLock struct {
 // overlay, and nothing of the lower layer is ever locked. A lock belongs
 // to the file, as flock's to the inode: it follows the file through a
 // rename of it or of a directory above it ([FS.Rename]), and a file
-// renamed over a locked one is another file, with a lock of its own.
+// renamed over a locked one, or created at its name after it was removed
+// (by [FS.Remove], or [FS.RemoveAll] of it or of a directory above it), is
+// another file, with a lock of its own. The removed file's holders keep
+// their lock until they unlock it. A Lock that waited for a lock whose
+// file was removed or replaced meanwhile looks the name up again, and
+// locks the file there, as [vfs.LockFS] asks.
 func (f *FS) Lock(name string) (vfs.Unlocker, error) { return f.lock(name, false, true) }
 
 // TryLock is [FS.Lock] without waiting: a held lock fails with an
@@ -145,12 +151,7 @@ func (l *locks) renamed(old, new string) {
 	if len(l.held) == 0 || old == new {
 		return
 	}
-	for name, h := range l.held {
-		if within(name, new) {
-			h.name = ""
-			delete(l.held, name)
-		}
-	}
+	l.removed(new)
 	var moved []*heldLock
 	for name, h := range l.held {
 		if within(name, old) {
@@ -161,6 +162,19 @@ func (l *locks) renamed(old, new string) {
 	}
 	for _, h := range moved {
 		l.held[h.name] = h
+	}
+}
+
+// removed leaves the locks of the file or tree at the canonical name to
+// their holders alone, after it was removed or replaced: a file made at
+// one of those names later is another file, whose lock is free. The
+// caller holds l.mu.
+func (l *locks) removed(name string) {
+	for held, h := range l.held {
+		if within(held, name) {
+			h.name = ""
+			delete(l.held, held)
+		}
 	}
 }
 

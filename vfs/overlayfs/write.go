@@ -338,8 +338,12 @@ func (v mkdirView) Mkdir(name string, perm fs.FileMode) error { return v.f.mkdir
 
 // Remove removes a file, a symbolic link or an empty directory, like
 // os.Remove; it never follows a final link. A removed lower entry is
-// hidden by a whiteout.
+// hidden by a whiteout. The lock of a removed file stays its holders'
+// alone ([FS.Lock]).
 func (f *FS) Remove(name string) error {
+	// The lock table's mutex first, as in Rename.
+	f.locks.mu.Lock()
+	defer f.locks.mu.Unlock()
 	f.lockWrite()
 	defer f.unlockWrite()
 	var buf [stackRoom]frame
@@ -352,14 +356,19 @@ func (f *FS) Remove(name string) error {
 	}
 	if res.exists {
 		f.whiteOut(res.path)
+		f.locks.removed(res.path)
 	}
 	return nil
 }
 
 // RemoveAll removes name and everything below it like os.RemoveAll: links
 // are removed, never followed, and a missing name is not an error. Lower
-// entries are hidden by one whiteout on name; they are not read.
+// entries are hidden by one whiteout on name; they are not read. The locks
+// of the removed files stay their holders' alone ([FS.Lock]).
 func (f *FS) RemoveAll(name string) error {
+	// The lock table's mutex first, as in Rename.
+	f.locks.mu.Lock()
+	defer f.locks.mu.Unlock()
 	f.lockWrite()
 	defer f.unlockWrite()
 	var buf [stackRoom]frame
@@ -376,6 +385,7 @@ func (f *FS) RemoveAll(name string) error {
 	}
 	if res.exists && res.path != "/" {
 		f.whiteOut(res.path)
+		f.locks.removed(res.path)
 	}
 	return nil
 }

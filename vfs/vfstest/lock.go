@@ -88,6 +88,43 @@ func lockChecks() []check {
 			WantText(t, fsys, "/d/h", "F")
 			WantText(t, fsys, "/d/t", "X")
 		}},
+		{name: "lock.new_file_after_remove", why: "a lock belongs to the file, as flock's to the inode: a file created at the name of a removed locked file, or below a removed locked tree, is another file with a lock of its own, and the removed file's holder still unlocks", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
+			l := lockFS(t, fsys)
+			build(t, fsys, Tree{"d/f": File("F"), "d/sub/g": File("G")})
+			f, err := l.Lock("/d/f")
+			Must(t, "Lock of /d/f", err)
+			g, err := l.Lock("/d/sub/g")
+			Must(t, "Lock of /d/sub/g", err)
+			Must(t, "Remove of the locked file", fsys.Remove("/d/f"))
+			Must(t, "RemoveAll of the locked file's directory", fsys.RemoveAll("/d/sub"))
+			Must(t, "WriteFile of a new file at the removed name", fsys.WriteFile("/d/f", []byte("N"), 0o644))
+			Must(t, "Mkdir of the removed directory", fsys.Mkdir("/d/sub", 0o755))
+			// The new /d/f is written first; the new /d/sub/g is made by
+			// the Lock itself.
+			nf, err := l.TryLock("/d/f")
+			Must(t, "TryLock of the file created at the removed name", err)
+			ng, err := l.TryLock("/d/sub/g")
+			Must(t, "TryLock of the file created below the removed directory", err)
+			for _, name := range []string{"/d/f", "/d/sub/g"} {
+				_, err := l.TryLock(name)
+				wantPathErr(t, "TryLock of the new file's held lock "+name, err, vfs.ErrLocked, name)
+			}
+			Must(t, "Unlock of the removed file's lock", f.Unlock())
+			Must(t, "Unlock of the lock in the removed directory", g.Unlock())
+			for _, name := range []string{"/d/f", "/d/sub/g"} {
+				_, err := l.TryLock(name)
+				wantPathErr(t, "TryLock of the new file's lock after the old holder's Unlock "+name, err, vfs.ErrLocked, name)
+			}
+			Must(t, "Unlock of the new file's lock", nf.Unlock())
+			Must(t, "Unlock of the new file's lock below the directory", ng.Unlock())
+			for _, name := range []string{"/d/f", "/d/sub/g"} {
+				u, err := l.TryLock(name)
+				Must(t, "TryLock after Unlock of "+name, err)
+				Must(t, "Unlock", u.Unlock())
+			}
+			WantText(t, fsys, "/d/f", "N")
+			WantText(t, fsys, "/d/sub/g", "")
+		}},
 		{name: "lock.creates", why: "a missing name is created as an empty 0600 file; a directory is locked as it is", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			l := lockFS(t, fsys)
 			build(t, fsys, Tree{"d/sub": Dir()})
