@@ -3,6 +3,7 @@ package jsstack
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -103,7 +104,22 @@ func (l *yamlLines) lineText(line int) []uint16 {
 // newYAMLParseError builds the library's error for diagnostic over the
 // byte range [start, end) of data, as its prettifyError words it.
 func newYAMLParseError(data []byte, diagnostic string, start, end int) *YAMLParseError {
+	return newYAMLParseErrorMissing(data, diagnostic, start, end, [2]int{})
+}
+
+// newYAMLParseErrorMissing is newYAMLParseError where the library's line
+// counter misses the starts of the lines inside the byte range missed of
+// data (both 0 for none): those of a plain scalar its parser keeps as
+// stray content after a node (Parser.lineEnd keeps the token without
+// reporting its line breaks, which only the scalars it builds nodes of
+// report). The line before such a start then runs on over it, in the
+// location of a later offset and in the text quoted.
+func newYAMLParseErrorMissing(data []byte, diagnostic string, start, end int, missed [2]int) *YAMLParseError {
 	l := newYAMLLines(data)
+	if missed[1] > missed[0] {
+		lo, hi := l.byteAt[min(missed[0], len(data))], l.byteAt[min(missed[1], len(data))]
+		l.starts = slices.DeleteFunc(l.starts, func(s int) bool { return s > lo && s < hi })
+	}
 	start, end = max(start, 0), max(end, 0)
 	from, to := l.byteAt[min(start, len(data))], l.byteAt[min(end, len(data))]
 	line, col := l.pos(from)
@@ -446,6 +462,9 @@ func valueStart(ln []byte) int {
 // line continues.
 func locateNestedMapping(data []byte, lines []yamlLine, line int) *YAMLParseError {
 	ln := lines[line-1]
+	if e := nestedAfterValue(data, ln); e != nil {
+		return e
+	}
 	if v := valueStart(ln.text); v >= 0 {
 		// The ": " of a flow collection or quoted scalar that the value
 		// starts with is its own.
@@ -462,6 +481,9 @@ func locateNestedMapping(data []byte, lines []yamlLine, line int) *YAMLParseErro
 		if len(t) == 0 || t[0] == '#' {
 			continue
 		}
+		if e := nestedAfterValue(data, lines[i]); e != nil {
+			return e
+		}
 		if v := valueStart(lines[i].text); v >= 0 {
 			return newYAMLParseError(data, "Nested mappings are not allowed in compact mappings", lines[i].start+v, lines[i].start+v+1)
 		}
@@ -471,6 +493,50 @@ func locateNestedMapping(data []byte, lines []yamlLine, line int) *YAMLParseErro
 		break
 	}
 	return nil
+}
+
+// nestedAfterValue returns the library's refusal of a value on ln that
+// is a quoted scalar, a flow collection or an alias closed on ln, followed
+// on its line by a plain scalar that a ':' ends as a key, on ln or on the
+// lines after that go on with it ("key: 'v' more: x"): the parser makes
+// the value the key of a mapping after the stray scalar, which the
+// composer refuses at the value as a mapping in a compact one. The
+// stray scalar's line breaks are not counted. It returns nil elsewhere.
+func nestedAfterValue(data []byte, ln yamlLine) *YAMLParseError {
+	v := valueStart(ln.text)
+	if v < 0 || bytes.IndexByte([]byte("\"'[{*"), ln.text[v]) < 0 {
+		return nil
+	}
+	rest := ln.text[v:]
+	n := 0
+	if rest[0] == '*' {
+		for n < len(rest) && rest[n] != ' ' && rest[n] != '\t' {
+			n++
+		}
+	} else if n = tokenEnd(rest); n > len(rest) {
+		return nil
+	}
+	at := n
+	for at < len(rest) && (rest[at] == ' ' || rest[at] == '\t') {
+		at++
+	}
+	if at >= len(rest) || rest[at] == '#' || rest[at] == ':' {
+		return nil
+	}
+	at += ln.start + v
+	end := at
+	for end < ln.start+len(ln.text) && !(data[end] == ':' && yamlBlank(data, end+1)) && !((data[end] == ' ' || data[end] == '\t') && end+1 < len(data) && data[end+1] == '#') {
+		end++
+	}
+	last, colon := plainLinesAfter(data, end, indentOf(ln.text))
+	if colon < 0 {
+		return nil
+	}
+	var missed [2]int
+	if last > end {
+		missed = [2]int{at, colon}
+	}
+	return newYAMLParseErrorMissing(data, "Nested mappings are not allowed in compact mappings", ln.start+v, ln.start+v+1, missed)
 }
 
 // locateOpenQuote locates a quoted scalar that never closes: the library

@@ -40,12 +40,16 @@ type openFlow struct {
 	// diagnostic, when set, is the library's error, over [at, end).
 	diagnostic string
 	end        int
+	// missed is the byte range of a plain scalar over lines the parser
+	// keeps as stray content: the library's line counter misses the
+	// starts of its lines (see newYAMLParseErrorMissing).
+	missed [2]int
 }
 
 // error returns the library's error for the collection.
 func (f *openFlow) error(data []byte) *YAMLParseError {
 	if f.diagnostic != "" {
-		return newYAMLParseError(data, f.diagnostic, f.at, f.end)
+		return newYAMLParseErrorMissing(data, f.diagnostic, f.at, f.end, f.missed)
 	}
 	if f.comment[1] > 0 {
 		return newYAMLParseError(data, "Comments must be separated from other tokens by white space characters", f.comment[0], f.comment[1])
@@ -671,15 +675,51 @@ func scalarAfter(data []byte, q, token int) *openFlow {
 		}
 		end++
 	}
-	// A next line indented further goes on with the scalar, and makes a
-	// key of it with a ':': left to the other rules.
-	ls := bytes.LastIndexByte(data[:token], '\n') + 1
+	for end > at && (data[end-1] == ' ' || data[end-1] == '\t') {
+		end--
+	}
+	if end < len(data) && (data[end] == ' ' || data[end] == '\t') && end+1 < len(data) && data[end+1] == '#' {
+		return &openFlow{start: token, token: token, lexical: true, diagnostic: "Unexpected scalar at node end", at: at, end: end}
+	}
+	// The lines after indented further go on with the scalar, and make
+	// a key of it with a ':': left to the other rules.
+	last, colon := plainLinesAfter(data, end, lineIndentAt(data, token))
+	if colon >= 0 {
+		return nil
+	}
+	f := &openFlow{start: token, token: token, lexical: true, diagnostic: "Unexpected scalar at node end", at: at, end: last}
+	if last > end {
+		f.missed = [2]int{at, last}
+	}
+	return f
+}
+
+// lineIndentAt returns the number of spaces that start the line of
+// offset q.
+func lineIndentAt(data []byte, q int) int {
+	ls := bytes.LastIndexByte(data[:q], '\n') + 1
 	indent := 0
 	for ls+indent < len(data) && data[ls+indent] == ' ' {
 		indent++
 	}
+	return indent
+}
+
+// plainLinesAfter follows a plain scalar in a block context whose first
+// line ends at end (before any white space that ends its line) onto the
+// next lines, as the library's lexer does: over blank lines, and lines
+// indented further than indent (the indentation of the line its node
+// starts on) that do not start with a comment, to a ':' before a blank
+// (which ends it as a key), a comment after white space, or the end of
+// its last such line. It returns the end of the scalar's text and the
+// offset of the ':' that ends it, or -1.
+func plainLinesAfter(data []byte, end, indent int) (last, colon int) {
+	last = end
 	p := end
 	for p < len(data) && lineBreak(data, p) == 0 {
+		if data[p] == ':' && yamlBlank(data, p+1) {
+			return last, p
+		}
 		p++
 	}
 	for p < len(data) {
@@ -692,22 +732,25 @@ func scalarAfter(data []byte, q, token int) *openFlow {
 			p += k
 			continue
 		}
-		if p+k < len(data) && k > indent {
-			// It makes a key when a ':' follows on that line.
-			e := p + k
-			for e < len(data) && lineBreak(data, e) == 0 {
-				if data[e] == ':' && yamlBlank(data, e+1) {
-					return nil
-				}
-				e++
-			}
+		if p+k >= len(data) || k <= indent || data[p+k] == '#' {
+			return last, -1
 		}
-		break
+		e := p + k
+		for e < len(data) && lineBreak(data, e) == 0 {
+			if data[e] == ':' && yamlBlank(data, e+1) {
+				return last, e
+			}
+			if (data[e] == ' ' || data[e] == '\t') && e+1 < len(data) && data[e+1] == '#' {
+				return last, -1
+			}
+			if data[e] != ' ' && data[e] != '\t' && data[e] != '\r' {
+				last = e + 1
+			}
+			e++
+		}
+		p = e
 	}
-	for end > at && (data[end-1] == ' ' || data[end-1] == '\t') {
-		end--
-	}
-	return &openFlow{start: token, token: token, lexical: true, diagnostic: "Unexpected scalar at node end", at: at, end: end}
+	return last, -1
 }
 
 // flowScalarAfter returns the library's refusal of a plain scalar right

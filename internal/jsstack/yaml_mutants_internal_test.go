@@ -59,13 +59,6 @@ var mutantLeft = map[string]string{
 	"multiline/indent2@13":       "library: All mapping items must start at the same column (13.1); twin: Missing closing \"quote (13.17)",
 	"settings-bom/scalar-line@5": "library: All mapping items must start at the same column (5.1); twin: Implicit keys need to be on a single line (5.3)",
 	"settings/scalar-line@5":     "library: All mapping items must start at the same column (5.1); twin: Implicit keys need to be on a single line (5.3)",
-	// (located, other text) (3).
-	// Located as the library does, but the library quotes the next line too
-	// and runs its carets over it: its line counter misses the start of a line
-	// inside the plain scalar over lines that the error is about.
-	"multiline/open-quote@13.9": "located as the library does; its text quotes the next line too",
-	"multiline/open-quote@3.9":  "located as the library does; its text quotes the next line too",
-	"multiline/open-quote@6.13": "located as the library does; its text quotes the next line too",
 	// Block collections are not allowed within flow collections (2).
 	// A '- ' or 'key:' line inside a flow collection over lines: yaml/v3
 	// reports a missing node on the line before.
