@@ -325,6 +325,14 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		if j := keyUnderValue(block, context); j >= 0 && (i < 0 || j < i) {
 			i = j
 		}
+		// A value followed on its line by a plain scalar that a ':'
+		// makes a key of (a key without its ':' before a flow
+		// collection, "key {a: 1}", reads so).
+		for j := max(context, 0); j < len(block) && (i < 0 || j < i); j++ {
+			if e := nestedAfterValue(data, block[j]); e != nil {
+				return e
+			}
+		}
 		// A line indented further than the keys after a block scalar
 		// ended by a line indented less than its own: refused at the
 		// start of the line that ended it.

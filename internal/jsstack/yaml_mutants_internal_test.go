@@ -40,16 +40,6 @@ var mutantLeft = map[string]string{
 	"multiline/unclose@12.27":  "library reads it; twin: Missing closing \"quote (12.27)",
 	"settings-bom/colon-end@7": "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
 	"settings/colon-end@7":     "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
-	// Nested mappings are not allowed in compact mappings (5).
-	// A ':' added after a flow collection, an alias or a value on a
-	// continuation line: yaml/v3 reports it on another line or without one,
-	// and the value that would be the nested key is not the first ': ' of the
-	// line.
-	"flows-crlf/no-colon@7":   "library: Nested mappings are not allowed in compact mappings (7.19); twin: All mapping items must start at the same column (6.1)",
-	"flows/no-colon@7":        "library: Nested mappings are not allowed in compact mappings (7.19); twin: All mapping items must start at the same column (6.1)",
-	"multiline/no-colon@3":    "library: Nested mappings are not allowed in compact mappings (3.18); twin: All mapping items must start at the same column (4.1)",
-	"settings-bom/no-colon@7": "library: Nested mappings are not allowed in compact mappings (7.15); twin: All mapping items must start at the same column (2.1)",
-	"settings/no-colon@7":     "library: Nested mappings are not allowed in compact mappings (7.15); twin: All mapping items must start at the same column (2.1)",
 	// All mapping items must start at the same column (4).
 	// A key misindented after a comment line, a '- ' line or a flow collection
 	// over lines: yaml/v3 names the line where the enclosing mapping starts,
