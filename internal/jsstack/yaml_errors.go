@@ -192,7 +192,15 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 		// starts: a key misindented before the token is refused first,
 		// else the token.
 		if strings.Contains(msg, "did not find expected key") {
-			if i := misindented(blockLines(data, textLines(data))); i < 0 || i+1 > fe.Line {
+			block := blockLines(data, textLines(data))
+			i := misindented(block)
+			// A key indented under a value that cannot go on, in the
+			// mapping named: the composer refuses the key before it
+			// composes the key's value.
+			if j := keyUnderValue(block, line); j >= 0 && (i < 0 || j < i) {
+				i = j
+			}
+			if i < 0 || i+1 > fe.Line {
 				return fe
 			}
 		}
@@ -304,6 +312,12 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		}
 		// A plain scalar on the line named that runs on to a key on a
 		// later line: the library refuses the key it makes.
+		// A plain scalar at the column of the block sequence before it,
+		// whose key is less indented: the sequence ends there and the
+		// mapping takes the scalar as a key at another column.
+		if at := keyAtSequenceColumn(block, line-1); at >= 0 {
+			return newYAMLParseError(data, "All mapping items must start at the same column", at, at+1)
+		}
 		if !continued(lines, line-1) {
 			return keyWithoutValue(data, lines[line-1])
 		}
@@ -329,7 +343,7 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		// makes a key of (a key without its ':' before a flow
 		// collection, "key {a: 1}", reads so).
 		for j := max(context, 0); j < len(block) && (i < 0 || j < i); j++ {
-			if e := nestedAfterValue(data, block[j]); e != nil {
+			if e, _ := nestedAfterValue(data, block[j]); e != nil {
 				return e
 			}
 		}
@@ -470,8 +484,19 @@ func valueStart(ln []byte) int {
 // line continues.
 func locateNestedMapping(data []byte, lines []yamlLine, line int) *YAMLParseError {
 	ln := lines[line-1]
-	if e := nestedAfterValue(data, ln); e != nil {
-		return e
+	// The value with the stray scalar that the ':' on the line named
+	// ends: on a line before when the scalar goes on over lines, the
+	// last with a ':' before.
+	for i := line - 1; i >= 0; i-- {
+		if i < line-1 && !bytes.Contains(lines[i].text, []byte(":")) {
+			continue
+		}
+		if e, colon := nestedAfterValue(data, lines[i]); e != nil && colon >= ln.start && colon <= ln.start+len(ln.text) {
+			return e
+		}
+		if i < line-1 {
+			break
+		}
 	}
 	if v := valueStart(ln.text); v >= 0 {
 		// The ": " of a flow collection or quoted scalar that the value
@@ -489,9 +514,6 @@ func locateNestedMapping(data []byte, lines []yamlLine, line int) *YAMLParseErro
 		if len(t) == 0 || t[0] == '#' {
 			continue
 		}
-		if e := nestedAfterValue(data, lines[i]); e != nil {
-			return e
-		}
 		if v := valueStart(lines[i].text); v >= 0 {
 			return newYAMLParseError(data, "Nested mappings are not allowed in compact mappings", lines[i].start+v, lines[i].start+v+1)
 		}
@@ -504,16 +526,19 @@ func locateNestedMapping(data []byte, lines []yamlLine, line int) *YAMLParseErro
 }
 
 // nestedAfterValue returns the library's refusal of a value on ln that
-// is a quoted scalar, a flow collection or an alias closed on ln, followed
+// is a quoted scalar closed on ln or an alias, followed
 // on its line by a plain scalar that a ':' ends as a key, on ln or on the
 // lines after that go on with it ("key: 'v' more: x"): the parser makes
 // the value the key of a mapping after the stray scalar, which the
 // composer refuses at the value as a mapping in a compact one. The
-// stray scalar's line breaks are not counted. It returns nil elsewhere.
-func nestedAfterValue(data []byte, ln yamlLine) *YAMLParseError {
+// stray scalar's line breaks are not counted. (After a flow collection
+// the parser keeps the stray scalar with the collection's end, which the
+// composer refuses first.) It returns nil elsewhere, and the offset of
+// the ':'.
+func nestedAfterValue(data []byte, ln yamlLine) (*YAMLParseError, int) {
 	v := valueStart(ln.text)
-	if v < 0 || bytes.IndexByte([]byte("\"'[{*"), ln.text[v]) < 0 {
-		return nil
+	if v < 0 || bytes.IndexByte([]byte("\"'*"), ln.text[v]) < 0 {
+		return nil, -1
 	}
 	rest := ln.text[v:]
 	n := 0
@@ -522,14 +547,14 @@ func nestedAfterValue(data []byte, ln yamlLine) *YAMLParseError {
 			n++
 		}
 	} else if n = tokenEnd(rest); n > len(rest) {
-		return nil
+		return nil, -1
 	}
 	at := n
 	for at < len(rest) && (rest[at] == ' ' || rest[at] == '\t') {
 		at++
 	}
 	if at >= len(rest) || rest[at] == '#' || rest[at] == ':' {
-		return nil
+		return nil, -1
 	}
 	at += ln.start + v
 	end := at
@@ -538,13 +563,13 @@ func nestedAfterValue(data []byte, ln yamlLine) *YAMLParseError {
 	}
 	last, colon := plainLinesAfter(data, end, indentOf(ln.text))
 	if colon < 0 {
-		return nil
+		return nil, -1
 	}
 	var missed [2]int
 	if last > end {
 		missed = [2]int{at, colon}
 	}
-	return newYAMLParseErrorMissing(data, "Nested mappings are not allowed in compact mappings", ln.start+v, ln.start+v+1, missed)
+	return newYAMLParseErrorMissing(data, "Nested mappings are not allowed in compact mappings", ln.start+v, ln.start+v+1, missed), colon
 }
 
 // locateOpenQuote locates a quoted scalar that never closes: the library
@@ -873,6 +898,66 @@ func keyAfterSequence(lines []yamlLine, m int) int {
 			return -1
 		case ind == n && !isSeqEntry(t):
 			return j
+		}
+	}
+	return -1
+}
+
+// keyAtSequenceColumn returns the offset at which the library refuses the
+// line lines[l] as a key at another column (the end of the node before
+// it: the start of the line after the last line of content before it),
+// where that line stands at the column of the entries of the block
+// sequence just before it but is no entry, and the sequence is the value
+// of a key less indented: the sequence ends at the line, which goes to
+// the key's mapping. It returns -1 elsewhere, and where a comment line at
+// another column comes between.
+func keyAtSequenceColumn(lines []yamlLine, l int) int {
+	if l <= 0 || l >= len(lines) || !contentLine(lines[l]) {
+		return -1
+	}
+	t := bytes.TrimLeft(lines[l].text, " ")
+	n := len(lines[l].text) - len(t)
+	if isSeqEntry(t) {
+		return -1
+	}
+	// A comment line at the sequence's column stays in the sequence as
+	// an entry without content, which ends the sequence's range after it
+	// (the range of its comment): the offset is the key's.
+	at := -1
+	p := l - 1
+	for ; p >= 0 && !contentLine(lines[p]); p-- {
+		if c := bytes.TrimSpace(lines[p].text); len(c) > 0 {
+			if c[0] != '#' || indentOf(lines[p].text) != n {
+				return -1
+			}
+			at = lines[l].start + n
+		}
+	}
+	if p < 0 {
+		return -1
+	}
+	if at < 0 {
+		at = lines[p+1].start
+	}
+	entry := false
+	for j := p; j >= 0; j-- {
+		if !contentLine(lines[j]) {
+			continue
+		}
+		jt := bytes.TrimLeft(lines[j].text, " ")
+		ind := len(lines[j].text) - len(jt)
+		switch {
+		case ind > n:
+		case ind == n && isSeqEntry(jt):
+			entry = true
+		case ind == n:
+			return -1
+		default:
+			key := bytes.TrimRight(jt, " \t")
+			if !entry || keyIndent(lines[j].text) >= n || !bytes.HasSuffix(key, []byte(":")) || valueStart(lines[j].text) >= 0 {
+				return -1
+			}
+			return at
 		}
 	}
 	return -1

@@ -40,15 +40,6 @@ var mutantLeft = map[string]string{
 	"multiline/unclose@12.27":  "library reads it; twin: Missing closing \"quote (12.27)",
 	"settings-bom/colon-end@7": "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
 	"settings/colon-end@7":     "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
-	// All mapping items must start at the same column (4).
-	// A key misindented after a comment line, a '- ' line or a flow collection
-	// over lines: yaml/v3 names the line where the enclosing mapping starts,
-	// or reports a missing '-' indicator, and the line rules (misindented)
-	// find another line or none.
-	"blocks/scalar-line@9":       "library: All mapping items must start at the same column (9.1); twin: Implicit keys need to be on a single line (9.5)",
-	"multiline/indent2@13":       "library: All mapping items must start at the same column (13.1); twin: Missing closing \"quote (13.17)",
-	"settings-bom/scalar-line@5": "library: All mapping items must start at the same column (5.1); twin: Implicit keys need to be on a single line (5.3)",
-	"settings/scalar-line@5":     "library: All mapping items must start at the same column (5.1); twin: Implicit keys need to be on a single line (5.3)",
 	// Block collections are not allowed within flow collections (2).
 	// A '- ' or 'key:' line inside a flow collection over lines: yaml/v3
 	// reports a missing node on the line before.
