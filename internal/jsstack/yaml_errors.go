@@ -304,6 +304,19 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 			if at := entryMisaligned(block, context); at >= 0 {
 				return newYAMLParseError(data, "All sequence items must start at the same column", at, at+1)
 			}
+			// A line between the column of the entries and that of
+			// the mapping of the entry before.
+			// yaml/v3 names the line of the problem when the sequence
+			// starts on the first line.
+			j, at := entryWithoutIndicator(block, context)
+			if f := firstContent(block); j < 0 && f >= 0 {
+				if j, at = entryWithoutIndicator(block, f); j != context {
+					at = -1
+				}
+			}
+			if at >= 0 {
+				return newYAMLParseError(data, "Sequence item without - indicator", at, at+1)
+			}
 		}
 	case strings.Contains(msg, "could not find expected ':'"):
 		// Content after the document's top node, on the line named.
@@ -999,6 +1012,48 @@ func entryMisaligned(lines []yamlLine, m int) int {
 	return -1
 }
 
+// entryWithoutIndicator returns the index of the line and the offset at
+// which the library refuses an entry without its '-' in the block
+// sequence whose entry is lines[m]: the first line of content after it
+// indented further than the entries and less than the keys of the
+// mapping an entry before holds (the mapping ends there, and the sequence
+// takes the line as its next entry). The offset is the end of the entry
+// before: the start of the line after its last line of content. It
+// returns -1, -1 elsewhere, and after an entry that is no mapping (a
+// plain scalar goes on over the line).
+func entryWithoutIndicator(lines []yamlLine, m int) (int, int) {
+	if m < 0 || m >= len(lines) || !contentLine(lines[m]) {
+		return -1, -1
+	}
+	t := bytes.TrimLeft(lines[m].text, " ")
+	n := len(lines[m].text) - len(t)
+	if !isSeqEntry(t) {
+		return -1, -1
+	}
+	content := -1 // the column of the keys of the entry's mapping
+	for j := m; j < len(lines); j++ {
+		if !contentLine(lines[j]) {
+			continue
+		}
+		t := bytes.TrimLeft(lines[j].text, " ")
+		ind := len(lines[j].text) - len(t)
+		switch {
+		case ind < n:
+			return -1, -1
+		case ind == n && isSeqEntry(t):
+			content = -1
+			if k := bytes.TrimRight(lines[j].text, " \t"); valueStart(lines[j].text) >= 0 || bytes.HasSuffix(k, []byte(":")) && !bytes.HasSuffix(k, []byte(" :")) {
+				content = keyIndent(lines[j].text)
+			}
+		case ind == n:
+			return -1, -1
+		case content >= 0 && ind < content && !isSeqEntry(t):
+			return j, lines[prevContent(lines, j)+1].start
+		}
+	}
+	return -1, -1
+}
+
 // afterBlockScalar returns the offset of the start of the line that ends
 // a block scalar value of the block mapping that starts on lines[m], where
 // the next line of content after it is indented further than the
@@ -1064,6 +1119,17 @@ func afterBlockScalar(lines []yamlLine, m int) int {
 			break
 		}
 		j = k - 1
+	}
+	return -1
+}
+
+// firstContent returns the index of the first line of content of
+// lines, or -1.
+func firstContent(lines []yamlLine) int {
+	for i, ln := range lines {
+		if contentLine(ln) {
+			return i
+		}
 	}
 	return -1
 }
