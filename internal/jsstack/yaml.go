@@ -166,10 +166,13 @@ func libraryError(data []byte, err error) error {
 		return err
 	}
 	if m := unknownAnchor.FindStringSubmatch(v3.msg); m != nil {
-		// The library refuses a flow collection left open before it
-		// resolves aliases.
+		// The library refuses a flow collection left open, or a block
+		// mapping in one, before it resolves aliases.
 		if f := findOpenFlow(data); f != nil {
 			return f.error(data)
+		}
+		if e := blockInFlow(data); e != nil {
+			return e
 		}
 		return errors.New(aliasErrorPrefix + "Unresolved alias (the anchor must be set before the alias): " + m[1])
 	}

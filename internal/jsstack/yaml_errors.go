@@ -234,6 +234,9 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 			if f := findOpenFlow(data); f != nil {
 				return f.error(data)
 			}
+			if e := blockInFlow(data); e != nil {
+				return e
+			}
 		}
 	}
 	lines := textLines(data)

@@ -873,3 +873,176 @@ func lineAt(data []byte, q int) (end, next int) {
 	}
 	return end, next
 }
+
+// blockInFlow returns the library's refusal of a mapping made inside a
+// flow collection of data: a pair's value that is a scalar or an alias
+// followed by a ':' indicator ("{a: b: c}"; after a ',' or a '{' a ':'
+// makes a pair with an empty key, "{a,: b: c}"), on the line where the
+// value ends. The parser makes a block mapping of the value and the ':',
+// which the composer refuses ("Block collections are not allowed within
+// flow collections") over the mapping: from the scalar to the end of the
+// value after the ':'; a scalar over lines it refuses first as a key
+// over lines. It reads the flow collections scanBlock steps over, and
+// returns nil when none holds such a value.
+func blockInFlow(data []byte) *YAMLParseError {
+	var spans [][2]int
+	scanBlock(data, &spans)
+	for _, s := range spans {
+		if c := data[s[0]]; c != '[' && c != '{' {
+			continue
+		}
+		at, end, multiline := flowBlockMap(data, s[0], min(s[1], len(data)))
+		switch {
+		case at >= 0 && multiline:
+			return newYAMLParseError(data, "Implicit keys need to be on a single line", at, end)
+		case at >= 0:
+			return newYAMLParseError(data, "Block collections are not allowed within flow collections", at, end)
+		}
+	}
+	return nil
+}
+
+// The states of an item of a flow collection, for flowBlockMap.
+const (
+	flowItemStart  = iota // nothing read yet
+	flowItemKey           // a key (or an item) read
+	flowItemColon         // after the ':' of a pair
+	flowItemScalar        // a scalar or an alias read as a pair's value
+	flowItemValue         // a pair's value read and ended
+)
+
+// flowBlockMap returns the start and end of the mapping that the first
+// pair's value in data[start:end] (a flow collection) that a ':' follows
+// makes, or -1, -1; for a scalar value over lines, its own end, and
+// multiline set.
+func flowBlockMap(data []byte, start, end int) (at, to int, multiline bool) {
+	var states []int
+	state, valueAt, valueEnd := flowItemStart, -1, -1
+	adjacent := false // a ':' right after the last token is an indicator
+	for q := start; q < end; {
+		c := data[q]
+		indicator := c == ':' && (adjacent || yamlBlank(data, q+1) || q+1 < end && bytes.IndexByte([]byte(",[]{}"), data[q+1]) >= 0)
+		adjacent = false
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			// A line break ends the value: the parser pops a scalar
+			// at the end of its line.
+			if c == '\n' && state == flowItemScalar {
+				state = flowItemValue
+			}
+			q++
+		case c == '#' && (q == start || yamlBlank(data, q-1)):
+			for q < end && lineBreak(data, q) == 0 {
+				q++
+			}
+		case c == ',':
+			state = flowItemStart
+			q++
+		case c == '[' || c == '{':
+			states = append(states, state)
+			state = flowItemStart
+			q++
+		case c == ']' || c == '}':
+			if len(states) == 0 {
+				return -1, -1, false
+			}
+			state = states[len(states)-1]
+			states = states[:len(states)-1]
+			if state == flowItemColon {
+				state = flowItemValue
+			} else {
+				state = flowItemKey
+			}
+			adjacent = true
+			q++
+		case indicator:
+			if state == flowItemScalar {
+				if bytes.IndexByte(data[valueAt:valueEnd], '\n') >= 0 {
+					return valueAt, valueEnd, true
+				}
+				return valueAt, flowValueEnd(data, q+1, end), false
+			}
+			state = flowItemColon
+			q++
+		case c == '&' || c == '!':
+			for q < end && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
+				q++
+			}
+		default:
+			at := q
+			q = flowTokenEnd(data, q, end)
+			adjacent = c == '"' || c == '\''
+			if state == flowItemColon {
+				state, valueAt, valueEnd = flowItemScalar, at, q
+			} else {
+				state = flowItemKey
+			}
+		}
+	}
+	return -1, -1, false
+}
+
+// flowTokenEnd returns the end of the quoted scalar, alias or plain
+// scalar that starts at q in a flow collection that ends before end.
+func flowTokenEnd(data []byte, q, end int) int {
+	switch data[q] {
+	case '"', '\'':
+		if c := closeQuote(data, q); c >= 0 && c < end {
+			return c + 1
+		}
+		return end
+	case '*':
+		for q < end && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
+			q++
+		}
+		return q
+	}
+	last := q + 1
+	for p := q + 1; p < end; p++ {
+		c := data[p]
+		switch {
+		case c == ':' && (yamlBlank(data, p+1) || p+1 < end && bytes.IndexByte([]byte(",[]{}"), data[p+1]) >= 0):
+			return last
+		case bytes.IndexByte([]byte(",[]{}"), c) >= 0:
+			return last
+		case c == '#' && yamlBlank(data, p-1):
+			return last
+		case !yamlBlank(data, p):
+			last = p + 1
+		}
+	}
+	return last
+}
+
+// flowValueEnd returns the end of the node after the ':' at q-1 in a flow
+// collection that ends before end: a scalar, an alias or a collection,
+// the end of the white space after the ':' when there is none.
+func flowValueEnd(data []byte, q, end int) int {
+	p := q
+	for p < end && yamlBlank(data, p) {
+		p++
+	}
+	if p >= end || bytes.IndexByte([]byte(",]}#"), data[p]) >= 0 {
+		// An empty value, at the end of the white space.
+		return p
+	}
+	if data[p] == '[' || data[p] == '{' {
+		depth := 0
+		for ; p < end; p++ {
+			switch data[p] {
+			case '"', '\'':
+				if c := closeQuote(data, p); c >= 0 {
+					p = c
+				}
+			case '[', '{':
+				depth++
+			case ']', '}':
+				if depth--; depth == 0 {
+					return p + 1
+				}
+			}
+		}
+		return end
+	}
+	return flowTokenEnd(data, p, end)
+}

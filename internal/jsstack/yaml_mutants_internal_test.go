@@ -40,11 +40,6 @@ var mutantLeft = map[string]string{
 	"multiline/unclose@12.27":  "library reads it; twin: Missing closing \"quote (12.27)",
 	"settings-bom/colon-end@7": "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
 	"settings/colon-end@7":     "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
-	// Block collections are not allowed within flow collections (2).
-	// A '- ' or 'key:' line inside a flow collection over lines: yaml/v3
-	// reports a missing node on the line before.
-	"multiline/colon-end@3":   "library: Block collections are not allowed within flow collections (4.5); twin: line 2: did not find expected node content",
-	"multiline/colon-value@4": "library: Block collections are not allowed within flow collections (4.13); twin: line 2: did not find expected ',' or '}'",
 	// Flow sequence in block collection must be sufficiently indented and end with a ] (2).
 	// A '[' opened before a block scalar indicator or a reserved character:
 	// yaml/v3 reports the character.
