@@ -30,6 +30,17 @@ func sharedLockFS(t *testing.T, fsys vfs.ReadWriteFS) vfs.SharedLockFS {
 	return l
 }
 
+// wantFree checks that each name's lock is free: TryLock takes it, and it
+// is released again.
+func wantFree(t *testing.T, l vfs.LockFS, what string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		u, err := l.TryLock(name)
+		Must(t, what+" "+name, err)
+		Must(t, "Unlock of "+name, u.Unlock())
+	}
+}
+
 // lockChecks are the checks of advisory locks (vfs.LockFS), with flock's
 // semantics; a file system without the capability skips them.
 func lockChecks() []check {
@@ -48,9 +59,7 @@ func lockChecks() []check {
 			if err := u.Unlock(); err == nil || !errors.Is(err, fs.ErrClosed) {
 				t.Errorf("second Unlock: %v, want an error wrapping fs.ErrClosed", err)
 			}
-			u, err = l.TryLock("/d/lf")
-			Must(t, "TryLock after Unlock", err)
-			Must(t, "Unlock", u.Unlock())
+			wantFree(t, l, "TryLock after Unlock", "/d/lf")
 		}},
 		{name: "lock.follows_rename", why: "a lock belongs to the file, as flock's to the inode: it follows the file through a rename of it or of a directory above it, and a file renamed over a locked one is free", run: func(t *testing.T, fsys vfs.ReadWriteFS) {
 			l := lockFS(t, fsys)
@@ -66,25 +75,15 @@ func lockChecks() []check {
 				wantPathErr(t, "TryLock of the renamed locked file "+name, err, vfs.ErrLocked, name)
 			}
 			Must(t, "Mkdir of the old directory", fsys.Mkdir("/d/sub", 0o755))
-			for _, name := range []string{"/d/f", "/d/sub/g"} {
-				u, err := l.TryLock(name)
-				Must(t, "TryLock of the old name "+name, err)
-				Must(t, "Unlock", u.Unlock())
-			}
+			wantFree(t, l, "TryLock of the old name", "/d/f", "/d/sub/g")
 			tl, err := l.Lock("/d/t")
 			Must(t, "Lock of /d/t", err)
 			Must(t, "Rename over the locked file", fsys.Rename("/d/x", "/d/t"))
-			u, err := l.TryLock("/d/t")
-			Must(t, "TryLock of the file renamed over a locked one", err)
-			Must(t, "Unlock", u.Unlock())
+			wantFree(t, l, "TryLock of the file renamed over a locked one", "/d/t")
 			Must(t, "Unlock of the replaced file's lock", tl.Unlock())
 			Must(t, "Unlock of the renamed file's lock", f.Unlock())
 			Must(t, "Unlock of the lock in the renamed directory", g.Unlock())
-			for _, name := range []string{"/d/h", "/d/sub2/g", "/d/t"} {
-				u, err := l.TryLock(name)
-				Must(t, "TryLock after Unlock of "+name, err)
-				Must(t, "Unlock", u.Unlock())
-			}
+			wantFree(t, l, "TryLock after Unlock of", "/d/h", "/d/sub2/g", "/d/t")
 			WantText(t, fsys, "/d/h", "F")
 			WantText(t, fsys, "/d/t", "X")
 		}},
@@ -117,11 +116,7 @@ func lockChecks() []check {
 			}
 			Must(t, "Unlock of the new file's lock", nf.Unlock())
 			Must(t, "Unlock of the new file's lock below the directory", ng.Unlock())
-			for _, name := range []string{"/d/f", "/d/sub/g"} {
-				u, err := l.TryLock(name)
-				Must(t, "TryLock after Unlock of "+name, err)
-				Must(t, "Unlock", u.Unlock())
-			}
+			wantFree(t, l, "TryLock after Unlock of", "/d/f", "/d/sub/g")
 			WantText(t, fsys, "/d/f", "N")
 			WantText(t, fsys, "/d/sub/g", "")
 		}},
