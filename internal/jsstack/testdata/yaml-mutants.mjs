@@ -13,15 +13,9 @@
 // the flows base also with CRLF line breaks, flows-crlf), the result as in node-yaml.json: {"value": v}, encoded as
 // there, or {"error": String(e), "name": e.name}.
 import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
+import { loadParse, result } from './yaml-library.mjs';
 
-const cli = process.argv[2];
-if (!cli) throw new Error('usage: yaml-mutants.mjs <upstream code/cli directory>');
-const require = createRequire(path.join(cli, 'package.json'));
-const yamlPackage = require('yaml/package.json');
-if (yamlPackage.version !== '2.9.0') throw new Error('upstream pins yaml 2.9.0, found ' + yamlPackage.version);
-const { parse } = require('yaml');
+const parse = loadParse(process.argv[2], 'yaml-mutants.mjs');
 
 // Valid documents of the shapes settings and profiles take.
 const bases = {
@@ -82,20 +76,6 @@ const bases = {
   ],
 };
 
-const hasLoneSurrogate = (s) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
-const enc = (v) => {
-  if (v === null || typeof v === 'boolean') return v;
-  if (typeof v === 'number') return { n: Object.is(v, -0) ? '-0' : String(v) };
-  if (typeof v === 'string') {
-    if (!hasLoneSurrogate(v)) return v;
-    const u = [];
-    for (let i = 0; i < v.length; i++) u.push(v.charCodeAt(i));
-    return { u };
-  }
-  if (Array.isArray(v)) return v.map(enc);
-  if (typeof v === 'object') return { o: Object.keys(v).map((k) => [k, enc(v[k])]) };
-  throw new Error('unexpected value ' + typeof v);
-};
 
 const indentOf = (l) => l.length - l.trimStart().length;
 const rows = [];
@@ -191,12 +171,6 @@ for (const [base, lines, withCRLF, withBOM] of variants) {
   each('scalar-line', (l, i) => (i > 0 ? [' '.repeat(indentOf(l)) + 'loose words', l] : undefined));
 }
 
-const results = rows.map(([name, d]) => {
-  try {
-    return [name, d, { value: enc(parse(d)) }];
-  } catch (e) {
-    return [name, d, { error: String(e), name: e.name }];
-  }
-});
+const results = rows.map(([name, d]) => [name, d, result(parse, d)]);
 fs.writeFileSync('node-yaml-mutants.json', '[\n' + results.map((r) => JSON.stringify(r)).join(',\n') + '\n]\n');
 console.log('node-yaml-mutants.json', results.length, 'documents,', results.filter((r) => r[2].error).length, 'refused');

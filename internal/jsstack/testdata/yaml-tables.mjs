@@ -14,31 +14,10 @@
 // units]}), or {"error": String(e), "name": e.name} for a document
 // upstream refuses.
 import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
+import { loadParse, result } from './yaml-library.mjs';
 
-const cli = process.argv[2];
-if (!cli) throw new Error('usage: yaml-tables.mjs <upstream code/cli directory>');
-const require = createRequire(path.join(cli, 'package.json'));
-const yamlPackage = require('yaml/package.json');
-if (yamlPackage.version !== '2.9.0') throw new Error('upstream pins yaml 2.9.0, found ' + yamlPackage.version);
-const { parse } = require('yaml');
+const parse = loadParse(process.argv[2], 'yaml-tables.mjs');
 
-const hasLoneSurrogate = (s) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
-const enc = (v) => {
-  if (v === null || typeof v === 'boolean') return v;
-  if (typeof v === 'number') return { n: Object.is(v, -0) ? '-0' : String(v) };
-  if (typeof v === 'string') {
-    if (!hasLoneSurrogate(v)) return v;
-    const u = [];
-    for (let i = 0; i < v.length; i++) u.push(v.charCodeAt(i));
-    return { u };
-  }
-  if (Array.isArray(v)) return v.map(enc);
-  if (v instanceof Date) throw new Error('a Date: not in the core schema');
-  if (typeof v === 'object') return { o: Object.keys(v).map((k) => [k, enc(v[k])]) };
-  throw new Error('unexpected value ' + typeof v);
-};
 
 const docs = [];
 const add = (...d) => docs.push(...d);
@@ -149,12 +128,6 @@ add('a:\n b: {x: 1,\n    y: 2}\n  c: 1\n', 'a:\n  b: [1,\n     2]\n   c: 1\n', '
 // A block sequence inside a flow sequence.
 add('a: [\n  - x\n  ]\n', 'a: [b,\n  - x,\n  c]\n', '[- x]\n', 'a: {b: 1,\n  - x}\n');
 
-const rows = docs.map((d) => {
-  try {
-    return [d, { value: enc(parse(d)) }];
-  } catch (e) {
-    return [d, { error: String(e), name: e.name }];
-  }
-});
+const rows = docs.map((d) => [d, result(parse, d)]);
 fs.writeFileSync('node-yaml.json', '[\n' + rows.map((r) => JSON.stringify(r)).join(',\n') + '\n]\n');
 console.log('node-yaml.json', rows.length, 'documents,', rows.filter((r) => r[1].error).length, 'refused');
