@@ -435,6 +435,13 @@ type yamlLine struct {
 	text  []byte
 }
 
+// indented returns the text of ln after its indentation, and the number
+// of spaces of the indentation.
+func (ln yamlLine) indented() (t []byte, n int) {
+	t = bytes.TrimLeft(ln.text, " ")
+	return t, len(ln.text) - len(t)
+}
+
 // textLines is splitLines without a byte order mark that starts the
 // text: the first line starts after it (the library counts it as a
 // column).
@@ -760,25 +767,35 @@ func isSeqEntry(t []byte) bool {
 	return len(t) > 0 && t[0] == '-' && (len(t) == 1 || t[1] == ' ' || t[1] == '\t')
 }
 
+// mappingNamed returns the index of the first line of the block mapping
+// yaml/v3 names by lines[m] (a line before it when that line holds no
+// content: the mapping starts at the next line of content) and the
+// column of its keys, or -1, -1.
+func mappingNamed(lines []yamlLine, m int) (int, int) {
+	for m >= 0 && m < len(lines) && !contentLine(lines[m]) {
+		m++
+	}
+	if m < 0 || m >= len(lines) {
+		return -1, -1
+	}
+	return m, keyIndent(lines[m].text)
+}
+
 // seqAmongKeys returns the index of the first line after lines[m], the
 // first line of a block mapping, that starts a block sequence at the
 // column of the mapping's keys where a key belongs (not after a key
 // without a value, whose value it is), or -1.
 func seqAmongKeys(lines []yamlLine, m int) int {
-	for m >= 0 && m < len(lines) && !contentLine(lines[m]) {
-		m++ // yaml/v3 names the first line, the mapping starts after
-	}
-	if m < 0 || m >= len(lines) {
+	m, n := mappingNamed(lines, m)
+	if m < 0 {
 		return -1
 	}
-	n := keyIndent(lines[m].text)
 	open := false // after a key without a value, or in its sequence
 	for j := m + 1; j < len(lines); j++ {
 		if !contentLine(lines[j]) {
 			continue
 		}
-		t := bytes.TrimLeft(lines[j].text, " ")
-		ind := len(lines[j].text) - len(t)
+		t, ind := lines[j].indented()
 		switch {
 		case ind < n:
 			return -1
@@ -813,15 +830,13 @@ func afterRoot(data []byte, lines []yamlLine, r int) *YAMLParseError {
 	if first < 0 || r >= 0 && first != r {
 		return nil
 	}
-	t0 := bytes.TrimLeft(lines[first].text, " ")
-	n := len(lines[first].text) - len(t0)
+	t0, n := lines[first].indented()
 	seq := isSeqEntry(t0)
 	for _, ln := range lines[first+1:] {
 		if !contentLine(ln) {
 			continue
 		}
-		t := bytes.TrimLeft(ln.text, " ")
-		ind := len(ln.text) - len(t)
+		t, ind := ln.indented()
 		if ind > n || ind == n && (!seq || isSeqEntry(t)) {
 			continue
 		}
@@ -844,20 +859,16 @@ func afterRoot(data []byte, lines []yamlLine, r int) *YAMLParseError {
 // right after a key whose value cannot go on to that line (a quoted
 // scalar, a flow collection, an alias), or -1.
 func keyUnderValue(lines []yamlLine, m int) int {
-	for m >= 0 && m < len(lines) && !contentLine(lines[m]) {
-		m++ // yaml/v3 names the first line, the mapping starts after
-	}
-	if m < 0 || m >= len(lines) {
+	m, n := mappingNamed(lines, m)
+	if m < 0 {
 		return -1
 	}
-	n := keyIndent(lines[m].text)
 	closed := false // the last line at n ends its value
 	for j := m; j < len(lines); j++ {
 		if !contentLine(lines[j]) {
 			continue
 		}
-		t := bytes.TrimLeft(lines[j].text, " ")
-		ind := len(lines[j].text) - len(t)
+		_, ind := lines[j].indented()
 		if j == m {
 			ind = n
 		}
@@ -894,8 +905,7 @@ func keyAfterSequence(lines []yamlLine, m int) int {
 	if m <= 0 || m >= len(lines) || !contentLine(lines[m]) {
 		return -1
 	}
-	t := bytes.TrimLeft(lines[m].text, " ")
-	n := len(lines[m].text) - len(t)
+	t, n := lines[m].indented()
 	if !isSeqEntry(t) {
 		return -1
 	}
@@ -907,8 +917,7 @@ func keyAfterSequence(lines []yamlLine, m int) int {
 		if !contentLine(lines[j]) {
 			continue
 		}
-		t := bytes.TrimLeft(lines[j].text, " ")
-		ind := len(lines[j].text) - len(t)
+		t, ind := lines[j].indented()
 		switch {
 		case ind < n:
 			return -1
@@ -931,8 +940,7 @@ func keyAtSequenceColumn(lines []yamlLine, l int) int {
 	if l <= 0 || l >= len(lines) || !contentLine(lines[l]) {
 		return -1
 	}
-	t := bytes.TrimLeft(lines[l].text, " ")
-	n := len(lines[l].text) - len(t)
+	t, n := lines[l].indented()
 	if isSeqEntry(t) {
 		return -1
 	}
@@ -960,8 +968,7 @@ func keyAtSequenceColumn(lines []yamlLine, l int) int {
 		if !contentLine(lines[j]) {
 			continue
 		}
-		jt := bytes.TrimLeft(lines[j].text, " ")
-		ind := len(lines[j].text) - len(jt)
+		jt, ind := lines[j].indented()
 		switch {
 		case ind > n:
 		case ind == n && isSeqEntry(jt):
@@ -988,8 +995,7 @@ func entryMisaligned(lines []yamlLine, m int) int {
 	if m < 0 || m >= len(lines) || !contentLine(lines[m]) {
 		return -1
 	}
-	t := bytes.TrimLeft(lines[m].text, " ")
-	n := len(lines[m].text) - len(t)
+	t, n := lines[m].indented()
 	if !isSeqEntry(t) {
 		return -1
 	}
@@ -999,8 +1005,7 @@ func entryMisaligned(lines []yamlLine, m int) int {
 		if !contentLine(lines[j]) {
 			continue
 		}
-		t := bytes.TrimLeft(lines[j].text, " ")
-		ind := len(lines[j].text) - len(t)
+		t, ind := lines[j].indented()
 		switch {
 		case ind == n && isSeqEntry(t):
 			content = keyIndent(lines[j].text)
@@ -1028,8 +1033,7 @@ func entryWithoutIndicator(lines []yamlLine, m int) (int, int) {
 	if m < 0 || m >= len(lines) || !contentLine(lines[m]) {
 		return -1, -1
 	}
-	t := bytes.TrimLeft(lines[m].text, " ")
-	n := len(lines[m].text) - len(t)
+	t, n := lines[m].indented()
 	if !isSeqEntry(t) {
 		return -1, -1
 	}
@@ -1038,8 +1042,7 @@ func entryWithoutIndicator(lines []yamlLine, m int) (int, int) {
 		if !contentLine(lines[j]) {
 			continue
 		}
-		t := bytes.TrimLeft(lines[j].text, " ")
-		ind := len(lines[j].text) - len(t)
+		t, ind := lines[j].indented()
 		switch {
 		case ind < n:
 			return -1, -1
@@ -1063,19 +1066,15 @@ func entryWithoutIndicator(lines []yamlLine, m int) (int, int) {
 // mapping's keys: the library starts the next item there, at another
 // column. It returns -1 for none.
 func afterBlockScalar(lines []yamlLine, m int) int {
-	for m >= 0 && m < len(lines) && !contentLine(lines[m]) {
-		m++ // yaml/v3 names the first line, the mapping starts after
-	}
-	if m < 0 || m >= len(lines) {
+	m, n := mappingNamed(lines, m)
+	if m < 0 {
 		return -1
 	}
-	n := keyIndent(lines[m].text)
 	for j := m; j < len(lines); j++ {
 		if !contentLine(lines[j]) {
 			continue
 		}
-		t := bytes.TrimLeft(lines[j].text, " ")
-		ind := len(lines[j].text) - len(t)
+		_, ind := lines[j].indented()
 		if j == m {
 			ind = n
 		}
@@ -1095,8 +1094,7 @@ func afterBlockScalar(lines []yamlLine, m int) int {
 		b := -1
 		k := j + 1
 		for ; k < len(lines); k++ {
-			lt := bytes.TrimLeft(lines[k].text, " ")
-			li := len(lines[k].text) - len(lt)
+			lt, li := lines[k].indented()
 			if len(bytes.TrimSpace(lt)) == 0 {
 				continue
 			}

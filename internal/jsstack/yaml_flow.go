@@ -1027,22 +1027,7 @@ func flowValueEnd(data []byte, q, end int) int {
 		return p
 	}
 	if data[p] == '[' || data[p] == '{' {
-		depth := 0
-		for ; p < end; p++ {
-			switch data[p] {
-			case '"', '\'':
-				if c := closeQuote(data, p); c >= 0 {
-					p = c
-				}
-			case '[', '{':
-				depth++
-			case ']', '}':
-				if depth--; depth == 0 {
-					return p + 1
-				}
-			}
-		}
-		return end
+		return min(p+tokenEnd(data[p:end]), end)
 	}
 	return flowTokenEnd(data, p, end)
 }
