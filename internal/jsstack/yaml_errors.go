@@ -275,8 +275,11 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 				break
 			}
 		}
-		// A line of tabs only, inside a flow collection left open.
-		if f := findOpenFlow(data); f != nil && strings.Contains(msg, "tab character") {
+		// A line of tabs only, inside a flow collection left open; a
+		// character yaml/v3 reads inside a flow collection the library's
+		// lexer ended before it (a block scalar indicator, say, on a
+		// line indented less than the collection must be).
+		if f := findOpenFlow(data); f != nil && (strings.Contains(msg, "tab character") || strings.Contains(msg, "cannot start any token") && f.start < lines[line-1].start+len(lines[line-1].text)) {
 			return f.error(data)
 		}
 	}

@@ -40,11 +40,6 @@ var mutantLeft = map[string]string{
 	"multiline/unclose@12.27":  "library reads it; twin: Missing closing \"quote (12.27)",
 	"settings-bom/colon-end@7": "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
 	"settings/colon-end@7":     "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
-	// Flow sequence in block collection must be sufficiently indented and end with a ] (2).
-	// A '[' opened before a block scalar indicator or a reserved character:
-	// yaml/v3 reports the character.
-	"blocks/open-flow@2.3":  "library: Flow sequence in block collection must be sufficiently indented and end with a ] (3.1); twin: line 3: found character that cannot start any token",
-	"blocks/open-flow@8.11": "library: Flow sequence in block collection must be sufficiently indented and end with a ] (9.5); twin: line 10: found character that cannot start any token",
 	// Others (9).
 	// Single cases, each a message of the library's composer that yaml/v3
 	// reports otherwise: a '[' before a block scalar indicator or a reserved
