@@ -183,7 +183,17 @@ func locateYAMLError(data []byte, msg string) *YAMLParseError {
 		line, _ = strconv.Atoi(m[1])
 	}
 	e := locateV3Error(data, msg)
-	if f := findOpenFlow(data); f != nil && f.lexical {
+	f := findOpenFlow(data)
+	// A flow collection the lexer ends at a line indented less than it
+	// must be, where yaml/v3 goes on reading it and then misses a key of
+	// the block mapping around it: the library refuses the collection
+	// when it composes it, before what comes after.
+	if f != nil && !f.lexical && strings.Contains(msg, "did not find expected key") {
+		if fe := f.error(data); e == nil || fe.Line < e.Line || fe.Line == e.Line && fe.Col < e.Col {
+			return fe
+		}
+	}
+	if f != nil && f.lexical {
 		fe := f.error(data)
 		if fe.Line <= line || e == nil || fe.Line < e.Line || fe.Line == e.Line && fe.Col < e.Col {
 			return fe
