@@ -120,7 +120,12 @@
 //   - "did not find expected comment or line break": located, a block
 //     scalar header with extra characters (Block scalar header includes
 //     extra characters: …).
-//   - Escapes, two anchors or tags: not located.
+//   - "found unknown escape character", "did not find expected
+//     hexdecimal number", "found invalid Unicode character escape code":
+//     located, the first escape of a double-quoted scalar the library
+//     does not know, or whose digits are too few or no character (Invalid
+//     escape sequence …, at the backslash).
+//   - Two anchors or tags: not located.
 //
 // Duplicate keys (Map keys must be unique, at the key or at the line
 // break of an empty value before it), a second document and an unresolved

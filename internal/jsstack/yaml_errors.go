@@ -294,6 +294,8 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		}
 	}
 	switch {
+	case strings.Contains(msg, "found unknown escape character") || strings.Contains(msg, "did not find expected hexdecimal number") || strings.Contains(msg, "found invalid Unicode character escape code"):
+		return invalidEscape(data)
 	case strings.Contains(msg, "did not find expected <document start>") || strings.Contains(msg, "did not find expected '-' indicator"):
 		// Content after the document's top node, where yaml/v3 names the
 		// node's first line.

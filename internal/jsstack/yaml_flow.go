@@ -3,7 +3,9 @@ package jsstack
 import (
 	"bytes"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // openFlow is a flow collection the library does not see closed, found
@@ -1030,4 +1032,83 @@ func flowValueEnd(data []byte, q, end int) int {
 		return min(p+tokenEnd(data[p:end]), end)
 	}
 	return flowTokenEnd(data, p, end)
+}
+
+// invalidEscape returns the library's refusal of the first escape of a
+// double-quoted scalar of data it does not know ("Invalid escape sequence
+// \q", at the backslash; for \x, \u and \U, over the digits it wants,
+// when they are no hexadecimal number of a character), or nil. It reads
+// the double-quoted scalars scanBlock steps over, in a block context or
+// inside a flow collection.
+func invalidEscape(data []byte) *YAMLParseError {
+	var spans [][2]int
+	scanBlock(data, &spans)
+	for _, s := range spans {
+		end := min(s[1], len(data))
+		switch data[s[0]] {
+		case '"':
+			if e := quotedEscape(data, s[0], end); e != nil {
+				return e
+			}
+		case '[', '{':
+			for q := s[0] + 1; q < end; {
+				c := data[q]
+				switch {
+				case yamlBlank(data, q) || bytes.IndexByte([]byte(",[]{}"), c) >= 0:
+					q++
+				case c == '#' && yamlBlank(data, q-1):
+					for q < end && lineBreak(data, q) == 0 {
+						q++
+					}
+				case c == ':' && (yamlBlank(data, q+1) || q+1 < end && bytes.IndexByte([]byte(",[]{}"), data[q+1]) >= 0):
+					q++
+				case c == '&' || c == '!':
+					for q < end && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
+						q++
+					}
+				default:
+					at := q
+					q = flowTokenEnd(data, q, end)
+					if c == '"' {
+						if e := quotedEscape(data, at, q); e != nil {
+							return e
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// yamlEscapes are the characters after a backslash the library reads as
+// an escape of one character (escapeCodes in compose/resolve-flow-scalar.ts).
+const yamlEscapes = "0abefnrtvN_LP \"/\\\t"
+
+// quotedEscape returns the library's refusal of the first unknown escape
+// of the double-quoted scalar data[start:end] (its quotes included), or
+// nil.
+func quotedEscape(data []byte, start, end int) *YAMLParseError {
+	for i := start + 1; i < end-1; i++ {
+		if data[i] != '\\' {
+			continue
+		}
+		next := data[i+1]
+		switch {
+		case bytes.IndexByte([]byte(yamlEscapes), next) >= 0 || lineBreak(data, i+1) > 0:
+			i++
+		case next == 'x' || next == 'u' || next == 'U':
+			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[next]
+			digits := data[i+2 : min(i+2+n, end)]
+			code, err := strconv.ParseUint(string(digits), 16, 32)
+			if len(digits) < n || err != nil || code > utf8.MaxRune || bytes.ContainsAny(digits, "+-") {
+				return newYAMLParseError(data, "Invalid escape sequence "+string(data[i:i+2+len(digits)]), i, i+1)
+			}
+			i += 1 + n
+		default:
+			_, size := utf8.DecodeRune(data[i+1:])
+			return newYAMLParseError(data, "Invalid escape sequence "+string(data[i:i+1+size]), i, i+1)
+		}
+	}
+	return nil
 }
