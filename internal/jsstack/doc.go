@@ -113,10 +113,10 @@
 //     (Implicit keys of flow sequence pairs need to be on a single line),
 //     text right after a quoted item (Unexpected scalar at node end;
 //     Missing , or : between flow sequence items), a "- " line inside a
-//     flow collection (Block collections are not allowed within flow
-//     collections). Not located: a block mapping inside a flow
-//     collection, other flow items without ',' or ':', a bracket left
-//     over.
+//     flow collection, a pair's value made a key by a ':' after it (Block
+//     collections are not allowed within flow collections), a node after
+//     a flow item without ',' or ':' between (Missing , or : between flow
+//     map items, or sequence items). Not located: a bracket left over.
 //   - "did not find expected comment or line break": located, a block
 //     scalar header with extra characters (Block scalar header includes
 //     extra characters: …).

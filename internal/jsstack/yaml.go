@@ -171,7 +171,7 @@ func libraryError(data []byte, err error) error {
 		if f := findOpenFlow(data); f != nil {
 			return f.error(data)
 		}
-		if e := blockInFlow(data); e != nil {
+		if e := flowItemRefusal(data); e != nil {
 			return e
 		}
 		return errors.New(aliasErrorPrefix + "Unresolved alias (the anchor must be set before the alias): " + m[1])

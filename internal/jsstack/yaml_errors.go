@@ -244,7 +244,7 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 			if f := findOpenFlow(data); f != nil {
 				return f.error(data)
 			}
-			if e := blockInFlow(data); e != nil {
+			if e := flowItemRefusal(data); e != nil {
 				return e
 			}
 		}

@@ -778,6 +778,10 @@ func flowScalarAfter(data []byte, q, token int, inSeq, inPair bool) *openFlow {
 	}
 	switch {
 	case inPair:
+	case inSeq && bytes.IndexByte(data[token:q], '\n') >= 0:
+		// The quoted item is a key over lines, which the composer
+		// refuses first.
+		return &openFlow{start: token, token: token, lexical: true, diagnostic: "Implicit keys of flow sequence pairs need to be on a single line", at: token, end: q}
 	case inSeq:
 		return &openFlow{start: token, token: token, lexical: true, diagnostic: "Missing , or : between flow sequence items", at: q, end: q + 1}
 	default:
@@ -876,35 +880,41 @@ func lineAt(data []byte, q int) (end, next int) {
 	return end, next
 }
 
-// blockInFlow returns the library's refusal of a mapping made inside a
-// flow collection of data: a pair's value that is a scalar or an alias
-// followed by a ':' indicator ("{a: b: c}"; after a ',' or a '{' a ':'
-// makes a pair with an empty key, "{a,: b: c}"), on the line where the
-// value ends. The parser makes a block mapping of the value and the ':',
-// which the composer refuses ("Block collections are not allowed within
-// flow collections") over the mapping: from the scalar to the end of the
-// value after the ':'; a scalar over lines it refuses first as a key
-// over lines. It reads the flow collections scanBlock steps over, and
-// returns nil when none holds such a value.
-func blockInFlow(data []byte) *YAMLParseError {
+// flowItemRefusal returns the library's refusal of an item of a flow
+// collection of data that the parser joins with the node after it:
+//
+//   - a pair's value that is a scalar or an alias followed by a ':'
+//     indicator on the line where it ends ("{a: b: c}"; after a ',' or a
+//     '{' a ':' makes a pair with an empty key, "{a,: b: c}"): the parser
+//     makes a block mapping of the value and the ':', which the composer
+//     refuses ("Block collections are not allowed within flow
+//     collections") over the mapping, from the scalar to the end of the
+//     value after the ':'; a scalar over lines it refuses first as a key
+//     over lines;
+//   - a key (an item not yet a pair) followed by another node without a
+//     ',' or a ':' between ("{a [b]}", '["x"\n "y"]'): the parser makes
+//     the node the key's value, which the composer refuses ("Missing , or
+//     : between flow map items", or sequence items) at the node; an item
+//     of a flow sequence over lines it refuses first as a key of a pair
+//     over lines.
+//
+// It reads the flow collections scanBlock steps over, and returns nil
+// when none holds such an item.
+func flowItemRefusal(data []byte) *YAMLParseError {
 	var spans [][2]int
 	scanBlock(data, &spans)
 	for _, s := range spans {
 		if c := data[s[0]]; c != '[' && c != '{' {
 			continue
 		}
-		at, end, multiline := flowBlockMap(data, s[0], min(s[1], len(data)))
-		switch {
-		case at >= 0 && multiline:
-			return newYAMLParseError(data, "Implicit keys need to be on a single line", at, end)
-		case at >= 0:
-			return newYAMLParseError(data, "Block collections are not allowed within flow collections", at, end)
+		if r := flowItems(data, s[0], min(s[1], len(data))); r.diagnostic != "" {
+			return newYAMLParseError(data, r.diagnostic, r.at, r.end)
 		}
 	}
 	return nil
 }
 
-// The states of an item of a flow collection, for flowBlockMap.
+// The states of an item of a flow collection, for flowItems.
 const (
 	flowItemStart  = iota // nothing read yet
 	flowItemKey           // a key (or an item) read
@@ -913,27 +923,52 @@ const (
 	flowItemValue         // a pair's value read and ended
 )
 
-// flowBlockMap returns the start and end of the mapping that the first
-// pair's value in data[start:end] (a flow collection) that a ':' follows
-// makes, or -1, -1; for a scalar value over lines, its own end, and
-// multiline set.
-func flowBlockMap(data []byte, start, end int) (at, to int, multiline bool) {
+// flowRefusal is a refusal found by flowItems: diagnostic over [at, end),
+// diagnostic empty for none.
+type flowRefusal struct {
+	diagnostic string
+	at, end    int
+}
+
+// flowItems returns the first refusal of flowItemRefusal in the flow
+// collection data[start:end].
+func flowItems(data []byte, start, end int) flowRefusal {
 	var states []int
+	seqs := []bool{data[start] == '['} // the collections open are sequences
 	state, valueAt, valueEnd := flowItemStart, -1, -1
+	keyAt, keyEnd := -1, -1
 	adjacent := false // a ':' right after the last token is an indicator
-	for q := start; q < end; {
+	closed := false   // a collection that is a key closed on this line
+	for q := start + 1; q < end; {
 		c := data[q]
 		indicator := c == ':' && (adjacent || yamlBlank(data, q+1) || q+1 < end && bytes.IndexByte([]byte(",[]{}"), data[q+1]) >= 0)
 		adjacent = false
+		node := !indicator && !yamlBlank(data, q) && bytes.IndexByte([]byte(",]}#"), c) < 0
+		if node && state == flowItemKey && closed {
+			// A collection stays open to the parser to the end of its
+			// line: what follows it there is its own stray content.
+			return flowRefusal{}
+		}
+		if node && state == flowItemKey {
+			kind := "flow map"
+			if seqs[len(seqs)-1] {
+				kind = "flow sequence"
+				if keyAt >= 0 && bytes.IndexByte(data[keyAt:keyEnd], '\n') >= 0 {
+					return flowRefusal{"Implicit keys of flow sequence pairs need to be on a single line", keyAt, keyEnd}
+				}
+			}
+			return flowRefusal{"Missing , or : between " + kind + " items", q, q + 1}
+		}
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case yamlBlank(data, q):
 			// A line break ends the value: the parser pops a scalar
 			// at the end of its line.
 			if c == '\n' && state == flowItemScalar {
 				state = flowItemValue
 			}
+			closed = closed && c != '\n'
 			q++
-		case c == '#' && (q == start || yamlBlank(data, q-1)):
+		case c == '#' && yamlBlank(data, q-1):
 			for q < end && lineBreak(data, q) == 0 {
 				q++
 			}
@@ -942,27 +977,28 @@ func flowBlockMap(data []byte, start, end int) (at, to int, multiline bool) {
 			q++
 		case c == '[' || c == '{':
 			states = append(states, state)
+			seqs = append(seqs, c == '[')
 			state = flowItemStart
 			q++
 		case c == ']' || c == '}':
 			if len(states) == 0 {
-				return -1, -1, false
+				return flowRefusal{}
 			}
 			state = states[len(states)-1]
-			states = states[:len(states)-1]
+			states, seqs = states[:len(states)-1], seqs[:len(seqs)-1]
 			if state == flowItemColon {
 				state = flowItemValue
 			} else {
-				state = flowItemKey
+				state, keyAt, closed = flowItemKey, -1, true
 			}
 			adjacent = true
 			q++
 		case indicator:
 			if state == flowItemScalar {
 				if bytes.IndexByte(data[valueAt:valueEnd], '\n') >= 0 {
-					return valueAt, valueEnd, true
+					return flowRefusal{"Implicit keys need to be on a single line", valueAt, valueEnd}
 				}
-				return valueAt, flowValueEnd(data, q+1, end), false
+				return flowRefusal{"Block collections are not allowed within flow collections", valueAt, flowValueEnd(data, q+1, end)}
 			}
 			state = flowItemColon
 			q++
@@ -977,11 +1013,11 @@ func flowBlockMap(data []byte, start, end int) (at, to int, multiline bool) {
 			if state == flowItemColon {
 				state, valueAt, valueEnd = flowItemScalar, at, q
 			} else {
-				state = flowItemKey
+				state, keyAt, keyEnd = flowItemKey, at, q
 			}
 		}
 	}
-	return -1, -1, false
+	return flowRefusal{}
 }
 
 // flowTokenEnd returns the end of the quoted scalar, alias or plain
