@@ -71,9 +71,11 @@
 //     holds a second ": " or ends with ':' (Nested mappings are not
 //     allowed in compact mappings), or the line above is a plain scalar
 //     that runs on to the key (Implicit keys need to be on a single
-//     line). Not located: a ':' after a flow collection or an alias, a
-//     plain scalar and a flow collection on one line, some of which the
-//     library reads.
+//     line); an alias value whose name goes on with a ':' ("*name:",
+//     which the library's lexer reads into the name) is the library's
+//     unresolved alias of that name. Not located: a ':' after a flow
+//     collection, a plain scalar and a flow collection on one line, some
+//     of which the library reads.
 //   - "could not find expected ':'": located, a plain scalar that runs on
 //     to a key on a later line (Implicit keys need to be on a single
 //     line) or stands alone where a key belongs (Implicit map keys need
@@ -129,7 +131,9 @@
 //
 // Duplicate keys (Map keys must be unique, at the key or at the line
 // break of an empty value before it), a second document and an unresolved
-// alias are located from yaml/v3's node tree. Documents yaml/v3 reads and
+// alias are located from yaml/v3's node tree (an alias whose name the
+// library reads longer, over characters yaml/v3 ends a name at, is named
+// as the library names it). Documents yaml/v3 reads and
 // the library refuses are refused as the library does where its lexer
 // ends a token yaml/v3 does not (lexerRefusal): a flow collection or a
 // quoted scalar over lines whose next line is indented less than its

@@ -174,12 +174,85 @@ func libraryError(data []byte, err error) error {
 		if e := flowItemRefusal(data); e != nil {
 			return e
 		}
-		return errors.New(aliasErrorPrefix + "Unresolved alias (the anchor must be set before the alias): " + m[1])
+		return errors.New(aliasErrorPrefix + "Unresolved alias (the anchor must be set before the alias): " + libraryAnchorName(data, '*', m[1]))
+	}
+	if strings.Contains(v3.msg, "mapping values are not allowed in this context") {
+		// An alias value whose name goes on with a ':' ("*name:"): the
+		// library's lexer reads the ':' into the name, which no anchor
+		// has, where yaml/v3 reads a ':' after the alias.
+		line := 1 // yaml/v3 names no line for the first
+		if m := yamlV3Line.FindStringSubmatch(v3.msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		if name := colonAlias(data, line); name != "" && findOpenFlow(data) == nil {
+			return errors.New(aliasErrorPrefix + "Unresolved alias (the anchor must be set before the alias): " + name)
+		}
 	}
 	if e := locateYAMLError(data, v3.msg); e != nil {
 		return e
 	}
 	return errors.New(yamlErrorPrefix + strings.TrimPrefix(v3.msg, "yaml: "))
+}
+
+// isLibraryAnchorChar reports whether the library's lexer reads c into
+// the name of an anchor or an alias: all but white space and flow
+// indicators (yaml/v3 takes letters, digits, '_' and '-' only).
+func isLibraryAnchorChar(c byte) bool {
+	return bytes.IndexByte([]byte(" ,[]{}\n\r\t"), c) < 0
+}
+
+// libraryAnchorName returns the name the library reads for the first
+// anchor or alias (indicator '&' or '*') of data that yaml/v3 names
+// name: where the text goes on after it with characters the library
+// reads into the name, the longer name.
+func libraryAnchorName(data []byte, indicator byte, name string) string {
+	token := append([]byte{indicator}, name...)
+	for i := 0; i < len(data); {
+		k := bytes.Index(data[i:], token)
+		if k < 0 {
+			break
+		}
+		at := i + k
+		if at == 0 || yamlBlank(data, at-1) || bytes.IndexByte([]byte("[{,"), data[at-1]) >= 0 {
+			end := at + len(token)
+			for end < len(data) && isLibraryAnchorChar(data[end]) {
+				end++
+			}
+			return string(data[at+1 : end])
+		}
+		i = at + 1
+	}
+	return name
+}
+
+// colonAlias returns the name the library reads for an alias that is the
+// value of the mapping pair on line (from 1) and whose name goes on with
+// a ':' to the end of the line's content, where no anchor of that name
+// comes before it, or "".
+func colonAlias(data []byte, line int) string {
+	lines := textLines(data)
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	ln := lines[line-1]
+	v := valueStart(ln.text)
+	if v < 0 || ln.text[v] != '*' {
+		return ""
+	}
+	end := v + 1
+	for end < len(ln.text) && isLibraryAnchorChar(ln.text[end]) {
+		end++
+	}
+	name := ln.text[v+1 : end]
+	rest := bytes.TrimLeft(ln.text[end:], " \t")
+	if !bytes.Contains(name, []byte(":")) || len(rest) > 0 && rest[0] != '#' {
+		return ""
+	}
+	anchor := append([]byte{'&'}, name...)
+	if k := bytes.Index(data[:ln.start+v], anchor); k >= 0 && (k+len(anchor) == len(data) || !isLibraryAnchorChar(data[k+len(anchor)])) {
+		return ""
+	}
+	return string(name)
 }
 
 // v3Error is an error of yaml/v3, its text kept.
