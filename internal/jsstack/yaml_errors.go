@@ -314,6 +314,10 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 			return e
 		}
 		if strings.Contains(msg, "'-' indicator") {
+			// A closing bracket that starts a line.
+			if j := strayCloser(block); j >= 0 {
+				return strayCloserError(data, block[j])
+			}
 			// A key after a block sequence indented under its own key.
 			if j := keyAfterSequence(block, context); j >= 0 {
 				return newYAMLParseError(data, "All mapping items must start at the same column", lines[j].start, lines[j].start+1)
@@ -383,6 +387,11 @@ func locateV3Error(data []byte, msg string) *YAMLParseError {
 		// start of the line that ended it.
 		if at := afterBlockScalar(lines, context); i < 0 && at >= 0 {
 			return newYAMLParseError(data, "All mapping items must start at the same column", at, at+1)
+		}
+		// A closing bracket that starts a line in a block context,
+		// which ends the document for the library's parser.
+		if j := strayCloser(block); j >= 0 && (i < 0 || j <= i) {
+			return strayCloserError(data, block[j])
 		}
 		// Else a key indented under a scalar value: the next line of
 		// content after the line yaml/v3 names.
@@ -1137,6 +1146,59 @@ func afterBlockScalar(lines []yamlLine, m int) int {
 		j = k - 1
 	}
 	return -1
+}
+
+// strayCloser returns the index of the first line of block (blockLines)
+// that starts with a ']' or a '}' the library's lexer reads as a token
+// of its own: after a line whose value ends before it (a flow
+// collection, a quoted scalar, a comment) or a plain scalar value that
+// cannot go on to it (the line is indented no further than the key's).
+// The parser ends the document there and refuses the bracket in the
+// stream ("Unexpected flow-seq-end token in YAML stream"), after what the
+// document before it holds. It returns -1 for none, and where the line
+// before leaves it unclear (a sequence entry, a key without a value,
+// properties).
+func strayCloser(block []yamlLine) int {
+	for i, ln := range block {
+		if !contentLine(ln) {
+			continue
+		}
+		t, n := ln.indented()
+		if t[0] != ']' && t[0] != '}' {
+			continue
+		}
+		p := prevContent(block, i)
+		if p < 0 {
+			return -1
+		}
+		// The value the line before ends with, and the column a plain
+		// scalar there goes on from: a key's, or a bare entry's (last) '-'.
+		prev := block[p].text
+		var val []byte
+		node := keyIndent(prev)
+		if v := valueStart(prev); v >= 0 {
+			val = prev[v:]
+		} else if pt, _ := block[p].indented(); isSeqEntry(pt) && !bytes.HasSuffix(bytes.TrimRight(prev, " \t"), []byte(":")) {
+			val, node = prev[node:], bytes.LastIndexByte(prev[:node], '-')
+		}
+		switch {
+		case len(val) == 0 || bytes.IndexByte([]byte("&!|>"), val[0]) >= 0:
+			return -1
+		case bytes.IndexByte([]byte("\"'[{*"), val[0]) >= 0 || bytes.Contains(val, []byte(" #")) || n <= node:
+			return i
+		}
+		return -1
+	}
+	return -1
+}
+
+// strayCloserError returns the library's refusal of the bracket that
+// starts ln (strayCloser).
+func strayCloserError(data []byte, ln yamlLine) *YAMLParseError {
+	_, n := ln.indented()
+	at := ln.start + n
+	kind := map[byte]string{']': "flow-seq-end", '}': "flow-map-end"}[data[at]]
+	return newYAMLParseError(data, "Unexpected "+kind+" token in YAML stream: \""+string(data[at])+"\"", at, at+1)
 }
 
 // firstContent returns the index of the first line of content of
