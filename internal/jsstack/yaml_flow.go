@@ -383,6 +383,12 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 		}
 		return nil
 	}
+	// entryKey returns the start of the entry of the "- " at q when a
+	// ':' makes it a key over lines (entryKeyOverLines), or -1.
+	entryKey := func(q int) int {
+		p, _ := entryKeyOverLines(data, q, len(data))
+		return p
+	}
 	q := start + 1
 	flowKey := false
 	emptyValue := -1 // after a ':' and its spaces, while no value follows
@@ -545,7 +551,10 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 				skipSpaces()
 				emptyValue = q
 			}
-		case c == '-' && yamlBlank(data, q+1) && item().start < 0 && !pairs[len(pairs)-1] && atLineStart(data, q) && blockSeqEnd(data, q, closers[len(closers)-1] == ']') > q:
+		case c == '-' && yamlBlank(data, q+1) && item().start < 0 && !pairs[len(pairs)-1] && atLineStart(data, q) && (blockSeqEnd(data, q, closers[len(closers)-1] == ']') > q || entryKey(q) >= 0):
+			if p := entryKey(q); p >= 0 {
+				return &openFlow{start: start, token: start, lexical: true, diagnostic: "Implicit keys need to be on a single line", at: p, end: p + 1}, q
+			}
 			return &openFlow{start: start, token: start, lexical: true, diagnostic: "Block collections are not allowed within flow collections", at: q, end: blockSeqEnd(data, q, closers[len(closers)-1] == ']')}, q
 		case c == '*':
 			token(q, false)
@@ -860,9 +869,36 @@ func blockSeqEnd(data []byte, q int, inSeq bool) int {
 		}
 		return end
 	case inSeq:
+		if p, _ := entryKeyOverLines(data, q, len(data)); p >= 0 {
+			return -1
+		}
 		return q + 1
 	}
 	return -1
+}
+
+// entryKeyOverLines returns the start and end of the entry of the "- "
+// at q in a flow collection that ends before end, where the entry is a
+// scalar over lines that a ':' follows: the parser makes it the key of a
+// mapping in the entry, which the composer refuses as a key over lines.
+// It returns -1, -1 elsewhere.
+func entryKeyOverLines(data []byte, q, end int) (int, int) {
+	p := q + 1
+	for p < end && (data[p] == ' ' || data[p] == '\t') {
+		p++
+	}
+	if p >= end || bytes.IndexByte([]byte("#[]{},&*!|>%@`-?:"), data[p]) >= 0 || lineBreak(data, p) > 0 {
+		return -1, -1
+	}
+	e := flowTokenEnd(data, p, end)
+	colon := e
+	for colon < end && (data[colon] == ' ' || data[colon] == '\t') {
+		colon++
+	}
+	if colon < end && data[colon] == ':' && bytes.IndexByte(data[p:e], '\n') >= 0 {
+		return p, e
+	}
+	return -1, -1
 }
 
 // lineAt returns the end of the line of data that holds offset q (before
@@ -896,7 +932,14 @@ func lineAt(data []byte, q int) (end, next int) {
 //     the node the key's value, which the composer refuses ("Missing , or
 //     : between flow map items", or sequence items) at the node; an item
 //     of a flow sequence over lines it refuses first as a key of a pair
-//     over lines.
+//     over lines;
+//   - a "- " line whose entry is a scalar over lines that a ':'
+//     follows: the parser makes a block sequence of it with a mapping
+//     whose key is the scalar, refused as a key over lines ("Implicit
+//     keys need to be on a single line") before the sequence; or whose
+//     entry runs past its line (the sequence refused at its '-': "Block
+//     collections are not allowed within flow collections"; other "- "
+//     lines are findOpenFlow's).
 //
 // It reads the flow collections scanBlock steps over, and returns nil
 // when none holds such an item.
@@ -958,6 +1001,20 @@ func flowItems(data []byte, start, end int) flowRefusal {
 				}
 			}
 			return flowRefusal{"Missing , or : between " + kind + " items", q, q + 1}
+		}
+		if c == '-' && yamlBlank(data, q+1) && state == flowItemStart && atLineStart(data, q) {
+			// A "- " line: a block sequence to the parser. An entry
+			// that a ':' after it on a later line makes a key over lines
+			// is refused first; else the sequence, at its '-' (with one
+			// caret when the entry runs past its line; one that ends on
+			// its line is findOpenFlow's).
+			if p, e := entryKeyOverLines(data, q, end); p >= 0 {
+				return flowRefusal{"Implicit keys need to be on a single line", p, e}
+			}
+			if blockSeqEnd(data, q, true) == q+1 {
+				return flowRefusal{"Block collections are not allowed within flow collections", q, q + 1}
+			}
+			return flowRefusal{}
 		}
 		switch {
 		case yamlBlank(data, q):

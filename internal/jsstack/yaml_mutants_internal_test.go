@@ -40,13 +40,6 @@ var mutantLeft = map[string]string{
 	"multiline/unclose@12.27":  "library reads it; twin: Missing closing \"quote (12.27)",
 	"settings-bom/colon-end@7": "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
 	"settings/colon-end@7":     "library reads it; twin: Nested mappings are not allowed in compact mappings (7.9)",
-	// Others (1).
-	// Single cases, each a message of the library's composer that yaml/v3
-	// reports otherwise: a '[' before a block scalar indicator or a reserved
-	// character, a ':' after a block scalar header, an escape made unknown by
-	// a quote left out, flow items without ',' or ':', an alias made into a
-	// key (the library then fails on the alias), a bracket left over.
-	"multiline/seq-item@4": "library: Implicit keys need to be on a single line (4.7); twin: line 3: did not find expected node content",
 }
 
 // TestParseYAMLMatchesTheLibraryOnMutants replays testdata/node-yaml-mutants.json
