@@ -62,14 +62,18 @@
 // locates the error as the library does where it knows the library's
 // error from yaml/v3's message and the text: String(error) byte for byte,
 // "YAMLParseError: ", the library's diagnostic, line, column, the quoted
-// line and the carets. Elsewhere the error is "YAMLParseError: " and
-// yaml/v3's own text, without the library's line and column. By yaml/v3's
-// message:
+// line and the carets. The lines are those of the library's LineCounter,
+// which misses the line starts inside a plain scalar its parser keeps as
+// stray content after a node: the line before such a start runs on over
+// it. Elsewhere the error is "YAMLParseError: " and yaml/v3's own text,
+// without the library's line and column. By yaml/v3's message:
 //
 //   - "mapping values are not allowed in this context": located when the
 //     value on the line named, or on the line above that it continues,
-//     holds a second ": " or ends with ':' (Nested mappings are not
-//     allowed in compact mappings), or the line above is a plain scalar
+//     holds a second ": " or ends with ':', or is a quoted scalar or an
+//     alias followed by a plain scalar that a ':' ends on the line named
+//     (Nested mappings are not allowed in compact mappings), or the line
+//     above is a plain scalar
 //     that runs on to the key (Implicit keys need to be on a single
 //     line); an alias value whose name goes on with a ':' ("*name:",
 //     which the library's lexer reads into the name) is the library's
@@ -79,17 +83,24 @@
 //   - "could not find expected ':'": located, a plain scalar that runs on
 //     to a key on a later line (Implicit keys need to be on a single
 //     line) or stands alone where a key belongs (Implicit map keys need
-//     to be followed by map values). Not located: a quoted key over two
-//     lines, a scalar that runs on to a "- " line.
+//     to be followed by map values), or stands at the column of the
+//     entries of the block sequence before it, the value of a less
+//     indented key (All mapping items must start at the same column, at
+//     the end of the sequence). Not located: a quoted key over two lines.
 //   - "did not find expected key", "found a tab character …", "found
 //     character that cannot start any token": located, a tab in the
 //     indentation (Tabs are not allowed as indentation), a key less
 //     indented than its siblings or indented under a value that ends on
-//     its line (All mapping items must start at the same column), a "- "
+//     its line (All mapping items must start at the same column, also
+//     before a quote of its value the lexer cuts), a value followed by a
+//     plain scalar a ':' ends, as a key without its ':' before a flow
+//     collection reads (Nested mappings are not allowed in compact
+//     mappings), a closing bracket that starts a line (Unexpected
+//     flow-seq-end token in YAML stream), a "- "
 //     line among keys (A block sequence may not be used as an implicit
 //     map key), text after a quoted scalar or an alias (Unexpected scalar
 //     at node end), a quoted scalar cut short or a flow collection left
-//     open before the line named, a line indented further than the keys
+//     open before the line named or before the key yaml/v3 misses, a line indented further than the keys
 //     after a block scalar that a less indented line ends (All mapping
 //     items …, at the start of that line), a plain scalar that starts
 //     with a reserved character, a directive indicator or, in a flow
@@ -105,7 +116,9 @@
 //     (Unexpected scalar at node end), a key after a block sequence
 //     indented under its own key (All mapping items must start at the
 //     same column), an entry at another column than the sequence's (All
-//     sequence items must start at the same column).
+//     sequence items must start at the same column), a line between the
+//     entries' column and the keys of the entry before (Sequence item
+//     without - indicator), a closing bracket that starts a line.
 //   - "did not find expected ',' or ']'" (or '}'), "did not find expected
 //     node content", "found unexpected end of stream", "found unexpected
 //     document indicator", "found unknown anchor": located, a flow
@@ -115,10 +128,13 @@
 //     (Implicit keys of flow sequence pairs need to be on a single line),
 //     text right after a quoted item (Unexpected scalar at node end;
 //     Missing , or : between flow sequence items), a "- " line inside a
-//     flow collection, a pair's value made a key by a ':' after it (Block
+//     flow collection (its entry made a key over lines by a ':': Implicit
+//     keys need to be on a single line), a pair's value made a key by a
+//     ':' after it (Block
 //     collections are not allowed within flow collections), a node after
 //     a flow item without ',' or ':' between (Missing , or : between flow
-//     map items, or sequence items). Not located: a bracket left over.
+//     map items, or sequence items). Not located: a closing bracket left
+//     over on the line of a value.
 //   - "did not find expected comment or line break": located, a block
 //     scalar header with extra characters (Block scalar header includes
 //     extra characters: …).
@@ -140,10 +156,9 @@
 // block context requires (a tab does not indent), a comment right after a
 // quoted scalar, a flow indicator or a block scalar header. On
 // node-yaml-mutants.json the library refuses 763 documents; ParseYAML
-// refuses the same 763, locates 739 as the library does, 736 of them in
-// its words; yaml_mutants_internal_test.go lists the 24 others, the 3 in
-// other words and the 15 documents the library reads and yaml/v3 refuses
-// (mutantLeft).
+// refuses the same 763 and locates all of them as the library does, in
+// its words; yaml_mutants_internal_test.go lists the 15 documents the
+// library reads and yaml/v3 refuses (mutantLeft).
 package jsstack
 
 //go:generate sh -c "cd testdata && \"$OUTFITTER_NODE\" node-tables.mjs && \"$OUTFITTER_NODE\" --no-warnings yaml-tables.mjs \"$OUTFITTER_UPSTREAM_CLI\" && \"$OUTFITTER_NODE\" --no-warnings yaml-mutants.mjs \"$OUTFITTER_UPSTREAM_CLI\""
