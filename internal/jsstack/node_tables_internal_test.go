@@ -18,7 +18,7 @@ import (
 
 // readTable decodes testdata/name into v and fails unless it holds at
 // least rows.
-func readTable[T any](t *testing.T, name string, least int) []T {
+func readTable[T any](t testing.TB, name string, least int) []T {
 	t.Helper()
 	data, err := os.ReadFile("testdata/" + name)
 	if err != nil {

@@ -92,3 +92,35 @@ func TestParseYAMLMatchesTheLibraryOnMutants(t *testing.T) {
 	left.unseen(t)
 	t.Logf("%d documents, %d refused by the library: %d located as it does, %d of them in its words", len(raw), refused, located, worded)
 }
+
+// BenchmarkParseYAML reads the documents of node-yaml-mutants.json that
+// ParseYAML accepts (accepted: the path every settings and profile read
+// takes) and those it refuses (refused: the error path, with the
+// locator), each sub-benchmark one pass over its documents.
+func BenchmarkParseYAML(b *testing.B) {
+	raw := readTable[[3]json.RawMessage](b, "node-yaml-mutants.json", 1100)
+	var accepted, refused [][]byte
+	for _, r := range raw {
+		var doc string
+		if err := json.Unmarshal(r[1], &doc); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ParseYAML([]byte(doc)); err == nil {
+			accepted = append(accepted, []byte(doc))
+		} else {
+			refused = append(refused, []byte(doc))
+		}
+	}
+	for _, c := range []struct {
+		name string
+		docs [][]byte
+	}{{"accepted", accepted}, {"refused", refused}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, d := range c.docs {
+					_, _ = ParseYAML(d)
+				}
+			}
+		})
+	}
+}
