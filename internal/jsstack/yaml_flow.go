@@ -76,6 +76,21 @@ func yamlBlank(data []byte, i int) bool {
 	return i >= len(data) || data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'
 }
 
+// flowIndicator reports whether c is one of YAML's flow indicators,
+// ",[]{}".
+func flowIndicator(c byte) bool {
+	return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'
+}
+
+// flowWordEnd returns where the anchor, tag or alias name at q ends: at a
+// blank, a flow indicator or end, whichever comes first.
+func flowWordEnd(data []byte, q, end int) int {
+	for q < end && !yamlBlank(data, q) && !flowIndicator(data[q]) {
+		q++
+	}
+	return q
+}
+
 // lineBreak returns the length of the line break at i: 1 for "\n", 2 for
 // "\r\n", 0 for none.
 func lineBreak(data []byte, i int) int {
@@ -544,9 +559,7 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 			pairs[len(pairs)-1] = true
 		case c == '!' || c == '&':
 			// A tag or an anchor: an empty value after it ends after it.
-			for q < len(data) && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
-				q++
-			}
+			q = flowWordEnd(data, q, len(data))
 			if emptyValue >= 0 {
 				skipSpaces()
 				emptyValue = q
@@ -558,9 +571,7 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 			return &openFlow{start: start, token: start, lexical: true, diagnostic: "Block collections are not allowed within flow collections", at: q, end: blockSeqEnd(data, q, closers[len(closers)-1] == ']')}, q
 		case c == '*':
 			token(q, false)
-			for q < len(data) && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
-				q++
-			}
+			q = flowWordEnd(data, q, len(data))
 			emptyValue, commented, flowKey, value = -1, false, false, pairs[len(pairs)-1]
 		default:
 			// A plain scalar, to a flow indicator, a ':' before a blank or a
@@ -572,8 +583,8 @@ func scanFlow(data []byte, start, indent int, root bool) (*openFlow, int) {
 			token(q, true)
 			for q < len(data) && lineBreak(data, q) == 0 {
 				d := data[q]
-				if bytes.IndexByte([]byte(",[]{}"), d) >= 0 ||
-					d == ':' && (yamlBlank(data, q+1) || bytes.IndexByte([]byte(",[]{}"), data[q+1]) >= 0) ||
+				if flowIndicator(d) ||
+					d == ':' && (yamlBlank(data, q+1) || flowIndicator(data[q+1])) ||
 					(d == ' ' || d == '\t') && q+1 < len(data) && data[q+1] == '#' {
 					break
 				}
@@ -776,8 +787,8 @@ func flowScalarAfter(data []byte, q, token int, inSeq, inPair bool) *openFlow {
 		return nil
 	}
 	end := q
-	for end < len(data) && lineBreak(data, end) == 0 && bytes.IndexByte([]byte(",[]{}"), data[end]) < 0 {
-		if data[end] == ':' && (yamlBlank(data, end+1) || bytes.IndexByte([]byte(",[]{}"), data[end+1]) >= 0) {
+	for end < len(data) && lineBreak(data, end) == 0 && !flowIndicator(data[end]) {
+		if data[end] == ':' && (yamlBlank(data, end+1) || flowIndicator(data[end+1])) {
 			return nil
 		}
 		if (data[end] == ' ' || data[end] == '\t') && end+1 < len(data) && data[end+1] == '#' {
@@ -859,7 +870,7 @@ func atLineStart(data []byte, q int) bool {
 // makes a key over lines instead: it returns -1.
 func blockSeqEnd(data []byte, q int, inSeq bool) int {
 	end := q
-	for end < len(data) && lineBreak(data, end) == 0 && bytes.IndexByte([]byte(",[]{}"), data[end]) < 0 {
+	for end < len(data) && lineBreak(data, end) == 0 && !flowIndicator(data[end]) {
 		end++
 	}
 	switch {
@@ -984,7 +995,7 @@ func flowItems(data []byte, start, end int) flowRefusal {
 	closed := false   // a collection that is a key closed on this line
 	for q := start + 1; q < end; {
 		c := data[q]
-		indicator := c == ':' && (adjacent || yamlBlank(data, q+1) || q+1 < end && bytes.IndexByte([]byte(",[]{}"), data[q+1]) >= 0)
+		indicator := c == ':' && (adjacent || yamlBlank(data, q+1) || q+1 < end && flowIndicator(data[q+1]))
 		adjacent = false
 		node := !indicator && !yamlBlank(data, q) && bytes.IndexByte([]byte(",]}#"), c) < 0
 		if node && state == flowItemKey && closed {
@@ -1060,9 +1071,7 @@ func flowItems(data []byte, start, end int) flowRefusal {
 			state = flowItemColon
 			q++
 		case c == '&' || c == '!':
-			for q < end && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
-				q++
-			}
+			q = flowWordEnd(data, q, end)
 		default:
 			at := q
 			q = flowTokenEnd(data, q, end)
@@ -1087,18 +1096,16 @@ func flowTokenEnd(data []byte, q, end int) int {
 		}
 		return end
 	case '*':
-		for q < end && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
-			q++
-		}
+		q = flowWordEnd(data, q, end)
 		return q
 	}
 	last := q + 1
 	for p := q + 1; p < end; p++ {
 		c := data[p]
 		switch {
-		case c == ':' && (yamlBlank(data, p+1) || p+1 < end && bytes.IndexByte([]byte(",[]{}"), data[p+1]) >= 0):
+		case c == ':' && (yamlBlank(data, p+1) || p+1 < end && flowIndicator(data[p+1])):
 			return last
-		case bytes.IndexByte([]byte(",[]{}"), c) >= 0:
+		case flowIndicator(c):
 			return last
 		case c == '#' && yamlBlank(data, p-1):
 			return last
@@ -1147,18 +1154,16 @@ func invalidEscape(data []byte) *YAMLParseError {
 			for q := s[0] + 1; q < end; {
 				c := data[q]
 				switch {
-				case yamlBlank(data, q) || bytes.IndexByte([]byte(",[]{}"), c) >= 0:
+				case yamlBlank(data, q) || flowIndicator(c):
 					q++
 				case c == '#' && yamlBlank(data, q-1):
 					for q < end && lineBreak(data, q) == 0 {
 						q++
 					}
-				case c == ':' && (yamlBlank(data, q+1) || q+1 < end && bytes.IndexByte([]byte(",[]{}"), data[q+1]) >= 0):
+				case c == ':' && (yamlBlank(data, q+1) || q+1 < end && flowIndicator(data[q+1])):
 					q++
 				case c == '&' || c == '!':
-					for q < end && !yamlBlank(data, q) && bytes.IndexByte([]byte(",[]{}"), data[q]) < 0 {
-						q++
-					}
+					q = flowWordEnd(data, q, end)
 				default:
 					at := q
 					q = flowTokenEnd(data, q, end)
