@@ -359,8 +359,3 @@ func realPath(fsys vfs.FS, name string) (string, error) {
 	}
 	return real, err
 }
-
-// within reports whether the clean absolute path p is dir or below it.
-func within(p, dir string) bool {
-	return p == dir || dir == "/" || under(p, dir)
-}

@@ -124,7 +124,7 @@ func planExport(fsys vfs.FS, res *resolve.Result, exporter PromptExporter) (*exp
 			return nil, &ExportError{Path: out, Root: root, Real: target}
 		}
 		realRoot, err := vfs.EvalSymlinks(fsys, root)
-		if err != nil || !within(real, realRoot) {
+		if err != nil || !vfs.Within(real, realRoot) {
 			return nil, &ExportError{Path: out, Root: root, Real: real}
 		}
 		e.write = real

@@ -64,7 +64,7 @@ func (g *globFS) ReadDir(name string) ([]fs.DirEntry, error) {
 // inside reports whether name lies in root: lexically, and, when a link
 // seen on the way leads there, by its real path.
 func (g *globFS) inside(name string) bool {
-	if !within(name, g.root) {
+	if !vfs.Within(name, g.root) {
 		return false
 	}
 	linked := false
@@ -85,5 +85,5 @@ func (g *globFS) inside(name string) bool {
 		g.realRoot = real
 	}
 	real, err := realPath(g.fsys, name)
-	return err == nil && within(real, g.realRoot)
+	return err == nil && vfs.Within(real, g.realRoot)
 }

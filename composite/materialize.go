@@ -525,7 +525,7 @@ func ensureSource(fsys FS, source string, directory bool, folder, seed string, m
 		if err != nil {
 			return "", &WriteError{Step: "create source", Path: folder, Err: err}
 		}
-		if !within(real, realFolder) {
+		if !vfs.Within(real, realFolder) {
 			return fmt.Sprintf("State source path '%s' is blank and was not reset to its default: it leads through a symbolic link out of profile folder '%s' (to '%s'), where Outfitter never writes.", source, folder, real), nil
 		}
 	}

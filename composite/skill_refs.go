@@ -265,7 +265,7 @@ func (s *skillResolver) escapes(name, root string) bool {
 	if err != nil {
 		return true
 	}
-	return !within(real, realRoot)
+	return !vfs.Within(real, realRoot)
 }
 
 // skillDirPerm is the mode of the directories of a generated skill: what

@@ -53,7 +53,7 @@ func IncludeRoot(l Layer, home string) string {
 	homeDir := vfs.Join(home, ".outfitter")
 	checkout := l.Checkout(home)
 	for d := path.Dir(l.ProfilePath); ; d = path.Dir(d) {
-		if checkout != "" && !within(d, checkout) {
+		if checkout != "" && !vfs.Within(d, checkout) {
 			return l.SourceRoot
 		}
 		switch path.Base(d) {

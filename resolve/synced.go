@@ -113,7 +113,7 @@ func (e *EscapeError) Error() string {
 // compared as they are.
 func Confine(fsys vfs.FS, name, checkout string) error {
 	name, checkout = path.Clean(name), path.Clean(checkout)
-	if !within(name, checkout) {
+	if !vfs.Within(name, checkout) {
 		return &EscapeError{Path: name, Checkout: checkout}
 	}
 	realCheckout, err := realPrefix(fsys, checkout)
@@ -124,7 +124,7 @@ func Confine(fsys vfs.FS, name, checkout string) error {
 	if err != nil {
 		return err
 	}
-	if within(real, realCheckout) {
+	if vfs.Within(real, realCheckout) {
 		return nil
 	}
 	e := &EscapeError{Path: name, Checkout: checkout, Link: name, Resolved: real}
@@ -138,7 +138,7 @@ func Confine(fsys vfs.FS, name, checkout string) error {
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			continue
 		}
-		if r, err := realPrefix(fsys, p); err != nil || !within(r, realCheckout) {
+		if r, err := realPrefix(fsys, p); err != nil || !vfs.Within(r, realCheckout) {
 			e.Link = p
 			break
 		}
@@ -259,9 +259,4 @@ func hasControl(s string, text bool) bool {
 // isControl reports whether r is a control character or an invalid byte.
 func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7F || (r >= 0x80 && r < 0xA0) || r == 0xFFFD
-}
-
-// within reports whether the clean absolute path p is dir or below it.
-func within(p, dir string) bool {
-	return p == dir || dir == "/" || len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir
 }

@@ -38,3 +38,9 @@ func Join(dir string, elem ...string) string {
 
 // plainDir reports whether dir is "/" or a plain absolute name.
 func plainDir(dir string) bool { return dir == "/" || plainName(dir) }
+
+// Within reports whether the clean absolute name p is dir or below it:
+// every name is within "/", and "/a/bc" is not within "/a/b".
+func Within(p, dir string) bool {
+	return p == dir || dir == "/" || len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir
+}

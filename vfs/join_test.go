@@ -68,3 +68,24 @@ func TestJoinAllocations(t *testing.T) {
 		t.Errorf("Join of a plain directory and names: %v allocations, want 1", least)
 	}
 }
+
+func TestWithin(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		p, dir string
+		want   bool
+	}{
+		{"/a/b", "/a/b", true},
+		{"/a/b/c", "/a/b", true},
+		{"/a/bc", "/a/b", false},
+		{"/a", "/a/b", false},
+		{"/x", "/", true},
+		{"/", "/", true},
+		{"/b/a", "/a", false},
+	}
+	for _, tt := range tests {
+		if got := vfs.Within(tt.p, tt.dir); got != tt.want {
+			t.Errorf("Within(%q, %q) = %v, want %v", tt.p, tt.dir, got, tt.want)
+		}
+	}
+}

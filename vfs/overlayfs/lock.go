@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/outfitter-go/vfsim/vfs"
@@ -154,7 +153,7 @@ func (l *locks) renamed(old, new string) {
 	l.removed(new)
 	var moved []*heldLock
 	for name, h := range l.held {
-		if within(name, old) {
+		if vfs.Within(name, old) {
 			h.name = new + name[len(old):]
 			moved = append(moved, h)
 			delete(l.held, name)
@@ -171,17 +170,9 @@ func (l *locks) renamed(old, new string) {
 // caller holds l.mu.
 func (l *locks) removed(name string) {
 	for held, h := range l.held {
-		if within(held, name) {
+		if vfs.Within(held, name) {
 			h.name = ""
 			delete(l.held, held)
 		}
 	}
-}
-
-// within reports whether the canonical name is dir or below it.
-func within(name, dir string) bool {
-	if !strings.HasPrefix(name, dir) {
-		return false
-	}
-	return len(name) == len(dir) || name[len(dir)] == '/' || dir == "/"
 }
